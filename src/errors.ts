@@ -1,0 +1,100 @@
+/**
+ * The one error type of the project, and diagnostics as data.
+ *
+ * Every expected failure (bad input, bad template, wrong usage) is a
+ * {@link ContextError} with a stable string `code` and, where one exists, a
+ * location. Anything else that escapes is a bug.
+ */
+
+/** Where something happened: a file and, when known, a 1-based line and column. */
+export interface Location {
+	file?: string;
+	line?: number;
+	column?: number;
+}
+
+export type ErrorCode =
+	| "io"
+	| "usage"
+	| "missing_header"
+	| "bad_header"
+	| "unsupported_version"
+	| "bad_json"
+	| "bad_utf8"
+	| "bad_entry"
+	| "duplicate_id"
+	| "unknown_parent"
+	| "parent_cycle"
+	| "unknown_leaf"
+	| "line_too_long"
+	| "file_replaced"
+	| "bad_front_matter"
+	| "bad_template"
+	| "bad_categories"
+	| "section_order"
+	| "unknown_template_version"
+	| "template_type"
+	| "unknown_partial"
+	| "partial_cycle"
+	| "unknown_helper"
+	| "version_not_bumped"
+	| "snapshot_drift"
+	| "readme_drift"
+	| "render";
+
+/** A finding that does not stop the run (or, with severity "error", one of many collected). */
+export interface Diagnostic extends Location {
+	severity: "warning" | "error";
+	code: string;
+	message: string;
+	/** The offending source lines with a caret, when the finding points into a file. */
+	frame?: string;
+}
+
+/** The project's typed error: a code, a message and a location. */
+export class ContextError extends Error {
+	override readonly name = "ContextError";
+	readonly code: ErrorCode;
+	readonly file: string | undefined;
+	readonly line: number | undefined;
+	readonly column: number | undefined;
+	/** Further findings of the same run (e.g. every template error of a build). */
+	readonly diagnostics: readonly Diagnostic[];
+
+	constructor(
+		code: ErrorCode,
+		reason: string,
+		location: Location = {},
+		options: { cause?: unknown; diagnostics?: readonly Diagnostic[] } = {},
+	) {
+		super(formatLocated(reason, location), options.cause === undefined ? {} : { cause: options.cause });
+		this.code = code;
+		this.file = location.file;
+		this.line = location.line;
+		this.column = location.column;
+		this.diagnostics = options.diagnostics ?? [];
+	}
+}
+
+/** `file:line:column: reason`, leaving out what is unknown. */
+export function formatLocated(reason: string, location: Location): string {
+	const where = formatLocation(location);
+	return where === "" ? reason : `${where}: ${reason}`;
+}
+
+export function formatLocation({ file, line, column }: Location): string {
+	let where = file ?? "";
+	if (line !== undefined) where += `${where === "" ? "line " : ":"}${line}`;
+	if (line !== undefined && column !== undefined) where += `:${column}`;
+	return where;
+}
+
+/** One line per diagnostic: `warning: file:line: message`. */
+export function formatDiagnostic(d: Diagnostic): string {
+	const head = `${d.severity}: ${formatLocated(d.message, d)}`;
+	return d.frame === undefined ? head : `${head}\n${d.frame}`;
+}
+
+export function isContextError(value: unknown): value is ContextError {
+	return value instanceof ContextError;
+}

@@ -1,0 +1,105 @@
+/**
+ * The view-models: everything a template may see, one schema per kind of
+ * template. The system prompt's view has no summary field at all, so no
+ * system prompt template can reach the compact summary.
+ */
+import { z } from "zod";
+
+/** The five fixed components of a rolling compact summary, in order. */
+export const SUMMARY_LABELS = [
+	"goal",
+	"completed work",
+	"key decisions",
+	"next steps",
+	"critical context",
+] as const;
+export type SummaryLabel = (typeof SUMMARY_LABELS)[number];
+
+export const ToolGroupSchema = z.object({
+	name: z.string(),
+	tools: z.array(z.string()),
+});
+export type ToolGroup = z.infer<typeof ToolGroupSchema>;
+
+export const LineageSchema = z.object({
+	nodeId: z.string(),
+	sourceSessionId: z.string().optional(),
+});
+export type Lineage = z.infer<typeof LineageSchema>;
+
+/** What the skeleton and the four section templates see. */
+export const SystemViewSchema = z.object({
+	harness: z.object({
+		/** The session's replacement for the first sentence, when it has one. */
+		introduction: z.string().optional(),
+	}),
+	toolGroups: z.array(ToolGroupSchema),
+	environment: z.object({
+		cwd: z.string(),
+		memory: z.string().optional(),
+	}),
+	lineage: LineageSchema.optional(),
+});
+export type SystemView = z.infer<typeof SystemViewSchema>;
+
+export const SummaryComponentSchema = z.object({
+	label: z.enum(SUMMARY_LABELS),
+	value: z.string(),
+});
+export type SummaryComponent = z.infer<typeof SummaryComponentSchema>;
+
+/** `collapse-context`: the rolling compact summary of a collapsed session. */
+export const CollapseContextViewSchema = z.object({
+	components: z.array(SummaryComponentSchema),
+});
+
+/** `compaction-summary`: an in-session compaction's summary. */
+export const CompactionSummaryViewSchema = z.object({
+	summary: z.string(),
+	tokensBefore: z.number().optional(),
+});
+
+/** `branch-summary`: the summary of a branch the conversation came back from. */
+export const BranchSummaryViewSchema = z.object({
+	summary: z.string(),
+	fromId: z.string().optional(),
+});
+
+/** `custom-message`: an extension's message, as text. */
+export const CustomMessageViewSchema = z.object({
+	customType: z.string(),
+	text: z.string(),
+});
+
+/** `bash-execution`: a command the user ran themselves, with its output. */
+export const BashExecutionViewSchema = z.object({
+	command: z.string(),
+	output: z.string(),
+	exitCode: z.number().optional(),
+	cancelled: z.boolean(),
+	truncated: z.boolean(),
+	fullOutputPath: z.string().optional(),
+});
+
+/**
+ * The templates every set must have, with the view each is rendered with.
+ * Any other template in a set is a partial, checked where it is called.
+ */
+export const TEMPLATE_VIEWS = {
+	system: SystemViewSchema,
+	harness: SystemViewSchema,
+	tools: SystemViewSchema,
+	environment: SystemViewSchema,
+	lineage: SystemViewSchema,
+	"collapse-context": CollapseContextViewSchema,
+	"compaction-summary": CompactionSummaryViewSchema,
+	"branch-summary": BranchSummaryViewSchema,
+	"custom-message": CustomMessageViewSchema,
+	"bash-execution": BashExecutionViewSchema,
+} as const;
+export type RequiredTemplate = keyof typeof TEMPLATE_VIEWS;
+export const REQUIRED_TEMPLATES = Object.keys(TEMPLATE_VIEWS) as RequiredTemplate[];
+
+/** The four sections of the system prompt, in the only order they may appear. */
+export const SECTIONS = ["harness", "tools", "environment", "lineage"] as const;
+export type Section = (typeof SECTIONS)[number];
