@@ -55,6 +55,8 @@ export interface Diagnostic extends Location {
 export class ContextError extends Error {
 	override readonly name = "ContextError";
 	readonly code: ErrorCode;
+	/** The message without its location. */
+	readonly reason: string;
 	readonly file: string | undefined;
 	readonly line: number | undefined;
 	readonly column: number | undefined;
@@ -69,6 +71,7 @@ export class ContextError extends Error {
 	) {
 		super(formatLocated(reason, location), options.cause === undefined ? {} : { cause: options.cause });
 		this.code = code;
+		this.reason = reason;
 		this.file = location.file;
 		this.line = location.line;
 		this.column = location.column;

@@ -82,24 +82,24 @@ export const BashExecutionViewSchema = z.object({
 });
 
 /**
- * The templates every set must have, with the view each is rendered with.
- * Any other template in a set is a partial, checked where it is called.
+ * The templates rendered directly, with the view each is rendered with: the
+ * skeleton and the framings. The sections are partials of the skeleton; any
+ * other template is a partial too, checked where it is called.
  */
-export const TEMPLATE_VIEWS = {
+export const ROOT_VIEWS = {
 	system: SystemViewSchema,
-	harness: SystemViewSchema,
-	tools: SystemViewSchema,
-	environment: SystemViewSchema,
-	lineage: SystemViewSchema,
 	"collapse-context": CollapseContextViewSchema,
 	"compaction-summary": CompactionSummaryViewSchema,
 	"branch-summary": BranchSummaryViewSchema,
 	"custom-message": CustomMessageViewSchema,
 	"bash-execution": BashExecutionViewSchema,
 } as const;
-export type RequiredTemplate = keyof typeof TEMPLATE_VIEWS;
-export const REQUIRED_TEMPLATES = Object.keys(TEMPLATE_VIEWS) as RequiredTemplate[];
+export type RootTemplate = keyof typeof ROOT_VIEWS;
+export const ROOT_TEMPLATES = Object.keys(ROOT_VIEWS) as RootTemplate[];
 
 /** The four sections of the system prompt, in the only order they may appear. */
 export const SECTIONS = ["harness", "tools", "environment", "lineage"] as const;
 export type Section = (typeof SECTIONS)[number];
+
+/** Every template a set must have. */
+export const REQUIRED_TEMPLATES: readonly string[] = [...ROOT_TEMPLATES, ...SECTIONS];

@@ -1,0 +1,87 @@
+/**
+ * The log stage's file system edge: reading a session file, whole or from an
+ * offset, in bounded chunks. The file is opened read-only and never written.
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { ContextError } from "../errors.js";
+
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** What identifies a file's content between two reads. */
+export interface FileState {
+	dev: number;
+	ino: number;
+	size: number;
+}
+
+/** Opens `path` read-only; an error names the file. */
+function open(path: string): number {
+	try {
+		return openSync(path, "r");
+	} catch (error) {
+		throw new ContextError("io", `cannot read the session log (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
+			file: path,
+		}, { cause: error });
+	}
+}
+
+/** What a resumed read expects to find: the same file, grown, with the same bytes before the offset. */
+export interface Expected {
+	state: FileState;
+	check: Buffer;
+}
+
+/**
+ * Reads `path` from byte `offset` to its current end, handing each chunk to
+ * `onChunk` in order. Returns the file's state as read. With `expected`, reads
+ * nothing and returns `checked: false` unless the file is the same one, not
+ * shorter, and still holds `expected.check` just before `offset`.
+ */
+export function readFrom(
+	path: string,
+	offset: number,
+	onChunk: (chunk: Buffer) => void,
+	expected?: Expected,
+): FileState & { checked: boolean } {
+	const fd = open(path);
+	try {
+		const stat = fstatSync(fd);
+		const state = { dev: stat.dev, ino: stat.ino, size: stat.size };
+		if (expected !== undefined && !isSameFile(fd, state, offset, expected)) {
+			return { ...state, checked: false };
+		}
+		const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(stat.size - offset, 1)));
+		let position = offset;
+		for (;;) {
+			const n = readSync(fd, buffer, 0, buffer.length, position);
+			if (n === 0) break;
+			position += n;
+			onChunk(buffer.subarray(0, n));
+		}
+		return { ...state, size: position, checked: true };
+	} finally {
+		closeSync(fd);
+	}
+}
+
+function isSameFile(fd: number, state: FileState, offset: number, expected: Expected): boolean {
+	const { state: before, check } = expected;
+	if (state.dev !== before.dev || state.ino !== before.ino || state.size < before.size) return false;
+	if (check.length === 0) return true;
+	const seen = Buffer.alloc(check.length);
+	const n = readSync(fd, seen, 0, check.length, offset - check.length);
+	return n === check.length && seen.equals(check);
+}
+
+/** Up to `length` bytes just before `offset`: the check for a later {@link readFrom}. */
+export function readBefore(path: string, offset: number, length = 64): Buffer {
+	const fd = open(path);
+	try {
+		const start = Math.max(0, offset - length);
+		const out = Buffer.alloc(offset - start);
+		readSync(fd, out, 0, out.length, start);
+		return out;
+	} finally {
+		closeSync(fd);
+	}
+}

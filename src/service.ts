@@ -1,0 +1,212 @@
+/**
+ * The single entry point: a session log in, its context bundle out.
+ *
+ * read log → project branch → derive view → render → (convert, on demand).
+ * A {@link ContextService} keeps each session it loaded open: the next load
+ * of the same file reads only the bytes appended since, unless the file was
+ * truncated or replaced, in which case it reads it whole again.
+ */
+import { resolve } from "node:path";
+import { ContextError, type Diagnostic } from "./errors.js";
+import { type ParsedEntry, LogParser, type ParseOptions } from "./log/parse.js";
+import { type Expected, type FileState, readBefore, readFrom } from "./log/read.js";
+import type { Header } from "./log/schema.js";
+import { convertMessages } from "./render/convert.js";
+import { renderSystemPrompt } from "./render/system-prompt.js";
+import type { ContextMessage, LlmMessage } from "./session/messages.js";
+import { type ModelRef, projectBranch } from "./session/project.js";
+import { SessionTree } from "./session/tree.js";
+import type { TemplateSet } from "./templates/compile.js";
+import { TemplateRegistry } from "./templates/registry.js";
+import { deriveSummary, deriveSystemView, type ViewOptions } from "./view/derive.js";
+
+export interface ServiceOptions extends ParseOptions {
+	/** The templates folder (default: the package's own `templates/`). */
+	templates?: string;
+}
+
+export interface LoadOptions extends ViewOptions {
+	/** Project the branch ending at this entry id instead of the default leaf. */
+	leaf?: string;
+	/** Render with this template set, whatever the session pins. */
+	templateVersion?: string;
+}
+
+export interface BundleMeta {
+	sessionId: string;
+	file: string;
+	/** The entry the branch ends at (null for a log with no entries). */
+	leafId: string | null;
+	/** The template set the system prompt was rendered with, and its fingerprint. */
+	templateVersion: string;
+	templateFingerprint: string;
+	/** The model and thinking level last seen on the branch. */
+	model: ModelRef | null;
+	thinkingLevel: string | null;
+	/** Entries read from the log (the header not counted). */
+	entryCount: number;
+	/** Warnings: torn last line, unknown entries, skipped lines, cut summaries… */
+	diagnostics: Diagnostic[];
+}
+
+/** What a model call needs: the system prompt and the messages. */
+export interface ContextBundle {
+	systemPrompt: string;
+	/** Read-only: messages are shared with the service's cache. */
+	messages: ContextMessage[];
+	meta: BundleMeta;
+}
+
+interface OpenSession {
+	parser: LogParser;
+	tree: SessionTree;
+	state: FileState;
+	/** The bytes before `parser.offset`, to tell an append from a replaced file. */
+	check: Buffer;
+}
+
+export class ContextService {
+	private readonly sessions = new Map<string, OpenSession>();
+	private readonly registry: TemplateRegistry;
+
+	constructor(private readonly options: ServiceOptions = {}) {
+		this.registry = TemplateRegistry.for(options.templates);
+	}
+
+	/** Loads the context bundle of the session log at `path`. */
+	async load(path: string, options: LoadOptions = {}): Promise<ContextBundle> {
+		return this.loadSync(path, options);
+	}
+
+	/** {@link load}, synchronously. */
+	loadSync(path: string, options: LoadOptions = {}): ContextBundle {
+		const file = resolve(path);
+		const session = this.read(file);
+		const { parser, tree } = session;
+		const header = parser.header as Header;
+		const set = this.registry.get(options.templateVersion ?? tree.metadata.templateVersion);
+		const summaryDiagnostics: Diagnostic[] = [];
+		const projection = projectBranch(
+			tree,
+			header,
+			(summary) => {
+				const derived = deriveSummary(summary, set.caps, set.markers);
+				summaryDiagnostics.push(...derived.diagnostics.map((d) => ({ ...d, file })));
+				return derived.text;
+			},
+			options.leaf,
+		);
+		const view = deriveSystemView(header, tree.metadata, set.categorizer, options);
+		const diagnostics = [
+			...parser.diagnostics,
+			...(parser.tornLine === undefined ? [] : [parser.tornLine]),
+			...tree.diagnostics,
+			...projection.diagnostics,
+			...summaryDiagnostics,
+		];
+		return {
+			systemPrompt: renderSystemPrompt(set, view),
+			messages: projection.messages,
+			meta: {
+				sessionId: header.id,
+				file,
+				leafId: projection.leafId ?? null,
+				templateVersion: set.version,
+				templateFingerprint: set.fingerprint,
+				model: projection.model ?? null,
+				thinkingLevel: projection.thinkingLevel ?? null,
+				entryCount: tree.size,
+				diagnostics,
+			},
+		};
+	}
+
+	/** The provider-ready messages of `bundle`, framed by the set that rendered it. */
+	convertToLlm(bundle: ContextBundle): LlmMessage[] {
+		return convertMessages(bundle.messages, this.registry.get(bundle.meta.templateVersion));
+	}
+
+	/** The compiled template set `version` (default: the newest). */
+	templateSet(version?: string): TemplateSet {
+		return this.registry.get(version);
+	}
+
+	/** Forgets an open session; the next load reads it whole. */
+	close(path: string): void {
+		this.sessions.delete(resolve(path));
+	}
+
+	private read(file: string): OpenSession {
+		const open = this.sessions.get(file);
+		if (open !== undefined) {
+			try {
+				if (this.append(file, open)) return open;
+			} catch (error) {
+				this.sessions.delete(file);
+				throw error;
+			}
+		}
+		this.sessions.delete(file);
+		const parser = new LogParser(file, this.options);
+		const tree = new SessionTree(file, this.options.lenient);
+		const state = feed(file, 0, parser, tree);
+		if (!state.checked) throw new ContextError("io", "the session log changed while it was read", { file });
+		const session = { parser, tree, state, check: readBefore(file, parser.offset) };
+		if (tree.diagnostics.length === 0) this.sessions.set(file, session);
+		return session;
+	}
+
+	/** Reads what was appended since the last load; false if the file was replaced. */
+	private append(file: string, open: OpenSession): boolean {
+		const state = feed(file, open.parser.offset, open.parser, open.tree, {
+			state: open.state,
+			check: open.check,
+		});
+		if (!state.checked) return false;
+		open.state = state;
+		open.check = readBefore(file, open.parser.offset);
+		return true;
+	}
+}
+
+/** Streams `file` from `offset` through the parser into the tree. */
+function feed(
+	file: string,
+	offset: number,
+	parser: LogParser,
+	tree: SessionTree,
+	expected?: Expected,
+): FileState & { checked: boolean } {
+	const out: ParsedEntry[] = [];
+	const state = readFrom(
+		file,
+		offset,
+		(chunk) => {
+			parser.push(chunk, out);
+			for (const parsed of out) tree.add(parsed);
+			out.length = 0;
+		},
+		expected,
+	);
+	if (!state.checked) return state;
+	parser.end(out);
+	for (const parsed of out) tree.add(parsed);
+	tree.finish();
+	return state;
+}
+
+/** Loads the context bundle of the session log at `path` (a one-off service). */
+export function loadContext(
+	path: string,
+	options: LoadOptions & ServiceOptions = {},
+): Promise<ContextBundle> {
+	return new ContextService(options).load(path, options);
+}
+
+/** The provider-ready form of `messages`, framed by template set `version` (default: newest). */
+export function convertToLlm(
+	messages: readonly ContextMessage[],
+	options: { templates?: string; templateVersion?: string } = {},
+): LlmMessage[] {
+	return convertMessages(messages, TemplateRegistry.for(options.templates).get(options.templateVersion));
+}

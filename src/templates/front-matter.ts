@@ -1,0 +1,95 @@
+/**
+ * Template files: YAML front-matter (split by gray-matter, parsed by the
+ * `yaml` package) over a Handlebars body. Front-matter is data only: every
+ * language but YAML is refused, so nothing in a template can run code.
+ */
+import matter from "gray-matter";
+import { z } from "zod";
+import { ContextError } from "../errors.js";
+import { SUMMARY_LABELS } from "../view/schema.js";
+import { parseYaml, validateYaml } from "./yaml.js";
+
+export const FrontMatterSchema = z.strictObject({
+	/** Must equal the file's name without `.hbs`. */
+	name: z.string().min(1),
+	/** The template's own version; bumped whenever its text changes. */
+	version: z.string().regex(/^\d+\.\d+\.\d+$/, 'a version like "1.0.0" (quote it in YAML)'),
+	description: z.string().min(1),
+	/** `collapse-context` only: the per-component character caps of the summary. */
+	caps: z.record(z.enum(SUMMARY_LABELS), z.number().int().min(8)).optional(),
+	/** Framings: the line that opens the framing; session text can never forge it. */
+	marker: z.string().min(1).optional(),
+});
+export type FrontMatter = z.infer<typeof FrontMatterSchema>;
+
+export interface TemplateFile {
+	file: string;
+	/** The whole file, for code frames. */
+	text: string;
+	meta: FrontMatter;
+	/** The Handlebars text after the front-matter. */
+	body: string;
+	/** The 1-based line of the file on which the body starts. */
+	bodyLine: number;
+}
+
+const refuse = (language: string) => () => {
+	throw new Error(`${language} front-matter is not allowed: front-matter is YAML data only`);
+};
+
+/** Splits and validates one template file's text. Pure. */
+export function parseTemplateFile(text: string, file: string): TemplateFile {
+	if (!text.startsWith("---")) {
+		throw new ContextError("bad_front_matter", "a template must start with YAML front-matter (---)", {
+			file,
+			line: 1,
+			column: 1,
+		});
+	}
+	let parsed: ReturnType<typeof parseYaml> | undefined;
+	let split: matter.GrayMatterFile<string>;
+	try {
+		// Passing options bypasses gray-matter's shared cache.
+		split = matter(text, {
+			language: "yaml",
+			engines: {
+				yaml: (source: string) => {
+					parsed = parseYaml(source, file, "bad_front_matter", 1);
+					return {};
+				},
+				javascript: refuse("JavaScript"),
+				js: refuse("JavaScript"),
+				coffee: refuse("CoffeeScript"),
+				json: refuse("JSON"),
+				toml: refuse("TOML"),
+			},
+		} as never);
+	} catch (error) {
+		if (error instanceof ContextError) throw error;
+		throw new ContextError("bad_front_matter", (error as Error).message, { file, line: 1, column: 1 });
+	}
+	if (split.language !== "yaml") {
+		throw new ContextError("bad_front_matter", `${split.language} front-matter is not allowed: YAML only`, {
+			file,
+			line: 1,
+			column: 1,
+		});
+	}
+	const head = text.length - split.content.length;
+	const bodyLine = countLines(text, head) + 1;
+	if (parsed === undefined) {
+		throw new ContextError("bad_front_matter", "empty front-matter: name, version and description are required", {
+			file,
+			line: 1,
+			column: 1,
+		});
+	}
+	const meta = validateYaml(FrontMatterSchema, parsed, file, "bad_front_matter", "front-matter");
+	return { file, text, meta, body: split.content, bodyLine };
+}
+
+function countLines(text: string, end: number): number {
+	let n = 0;
+	for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) n++;
+	return n;
+}

@@ -1,0 +1,83 @@
+/**
+ * Reading template sets from disk (the only file system access of the
+ * templates stage). A templates folder holds one set per subfolder (`v1/`,
+ * `v2/`, …), or is itself one set. A set's `categories.yaml` is its own, or
+ * the nearest one above it. Only regular files inside the set's folder are
+ * read: no symlinks, nothing outside, nothing oversized.
+ */
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ContextError } from "../errors.js";
+import type { TemplateSetSource } from "./compile.js";
+
+/** A template file larger than this is refused. */
+export const MAX_TEMPLATE_BYTES = 256 * 1024;
+
+/** The package's own root: `templates/` and `categories.yaml` live there. */
+export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const DEFAULT_TEMPLATES_DIR = join(PACKAGE_ROOT, "templates");
+
+/** Every template set under `root`, by version, oldest first. */
+export function readTemplateSets(root: string): Map<string, TemplateSetSource> {
+	const dir = resolve(root);
+	if (!existsSync(dir) || !lstatSync(dir).isDirectory()) {
+		throw new ContextError("io", "templates folder not found", { file: dir });
+	}
+	const names = readdirSync(dir);
+	const sets = new Map<string, TemplateSetSource>();
+	if (names.some((n) => n.endsWith(".hbs"))) {
+		sets.set(basename(dir), readSet(dir, [dirname(dir)]));
+		return sets;
+	}
+	const versions = names
+		.filter((n) => lstatSync(join(dir, n)).isDirectory())
+		.sort(compareVersions);
+	if (versions.length === 0) {
+		throw new ContextError("io", "no template set here (expected v1/, v2/, … or .hbs files)", {
+			file: dir,
+		});
+	}
+	for (const version of versions) sets.set(version, readSet(join(dir, version), [dir, dirname(dir)]));
+	return sets;
+}
+
+function readSet(dir: string, parents: readonly string[]): TemplateSetSource {
+	const templates = new Map<string, { file: string; text: string }>();
+	for (const name of readdirSync(dir).sort()) {
+		if (!name.endsWith(".hbs")) continue;
+		const file = join(dir, name);
+		templates.set(name.slice(0, -4), { file, text: readRegularFile(file) });
+	}
+	const candidates = [dir, ...parents].map((d) => join(d, "categories.yaml"));
+	const categoriesFile = candidates.find((f) => existsSync(f));
+	if (categoriesFile === undefined) {
+		throw new ContextError("io", "no categories.yaml for this template set", { file: dir });
+	}
+	return {
+		version: basename(dir),
+		templates,
+		categories: { file: categoriesFile, text: readRegularFile(categoriesFile) },
+	};
+}
+
+function readRegularFile(file: string): string {
+	const stat = lstatSync(file);
+	if (stat.isSymbolicLink()) {
+		throw new ContextError("bad_template", "symbolic links are not followed in a template set", { file });
+	}
+	if (!stat.isFile()) throw new ContextError("bad_template", "not a regular file", { file });
+	if (stat.size > MAX_TEMPLATE_BYTES) {
+		throw new ContextError(
+			"bad_template",
+			`file is ${stat.size} bytes; templates are limited to ${MAX_TEMPLATE_BYTES}`,
+			{ file },
+		);
+	}
+	return readFileSync(file, "utf8");
+}
+
+/** `v2` before `v10`: digit runs compare as numbers. */
+export function compareVersions(a: string, b: string): number {
+	return a.localeCompare(b, "en", { numeric: true });
+}

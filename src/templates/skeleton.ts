@@ -1,0 +1,117 @@
+/**
+ * Proving the skeleton's section order before anything renders. The skeleton
+ * (`system.hbs`) must, in document order, open each section's tag on its own
+ * line, call the section's partial, and close the tag: harness, tools,
+ * environment, then lineage inside `{{#if lineage}}`. No other template may
+ * write a section tag or call a section partial.
+ */
+import Handlebars from "handlebars";
+import type { Diagnostic } from "../errors.js";
+import { SECTIONS } from "../view/schema.js";
+import type { TemplateFile } from "./front-matter.js";
+
+/** Where an event sits: at the top level, directly in `{{#if lineage}}`, or in another block. */
+type Guard = "none" | "lineage" | "other";
+type Event = { what: string; line: number; column: number; guard: Guard };
+
+const TAG_LINE = new RegExp(`^<(/?)(${SECTIONS.join("|")})>$`, "gm");
+
+const EXPECTED = SECTIONS.flatMap((s) => [`<${s}>`, `{{> ${s}}}`, `</${s}>`]);
+
+/** Every problem with the skeleton and with section markup elsewhere. */
+export function checkSkeleton(
+	skeleton: TemplateFile,
+	files: ReadonlyMap<string, TemplateFile>,
+): Diagnostic[] {
+	const diagnostics: Diagnostic[] = [];
+	const at = (t: TemplateFile, line: number, column: number, message: string) =>
+		diagnostics.push({
+			severity: "error",
+			code: "section_order",
+			message,
+			file: t.file,
+			line: line + t.bodyLine - 1,
+			column,
+		});
+
+	for (const [name, t] of files) {
+		const events = eventsOf(t);
+		if (events === undefined) continue; // a parse error: the type check reports it
+		if (name !== "system") {
+			const first = events[0];
+			if (first !== undefined) {
+				at(t, first.line, first.column, `only the skeleton (system.hbs) may write ${first.what}`);
+			}
+			continue;
+		}
+		const seen = events.map((e) => e.what);
+		const mismatch = EXPECTED.findIndex((want, i) => seen[i] !== want);
+		if (mismatch !== -1 || seen.length !== EXPECTED.length) {
+			const i = mismatch === -1 ? EXPECTED.length : mismatch;
+			const found = events[i];
+			const expected = EXPECTED[i] ?? "nothing more";
+			const message = `sections must be harness, tools, environment, lineage, each as <tag>, {{> partial}}, </tag>: expected ${expected}, found ${found?.what ?? "the end of the template"}`;
+			at(skeleton, found?.line ?? 1, found?.column ?? 1, message);
+			continue;
+		}
+		for (const e of events) {
+			const isLineage = e.what.includes("lineage");
+			if (e.guard !== (isLineage ? "lineage" : "none")) {
+				const message = isLineage
+					? `${e.what} must be inside {{#if lineage}}: the lineage block appears only with collapse metadata`
+					: `${e.what} must not be inside a block: the section is always present`;
+				at(skeleton, e.line, e.column, message);
+			}
+		}
+	}
+	return diagnostics;
+}
+
+/** Section tags and section partial calls, in document order. */
+function eventsOf(t: TemplateFile): Event[] | undefined {
+	let ast: hbs.AST.Program;
+	try {
+		ast = Handlebars.parse(t.body);
+	} catch {
+		return undefined;
+	}
+	const events: Event[] = [];
+	const walk = (program: hbs.AST.Program | undefined, guard: Guard) => {
+		for (const node of program?.body ?? []) {
+			if (node.type === "ContentStatement") {
+				const c = node as hbs.AST.ContentStatement;
+				for (const match of c.value.matchAll(TAG_LINE)) {
+					const before = c.value.slice(0, match.index);
+					const lines = before.split("\n");
+					events.push({
+						what: match[0],
+						line: c.loc.start.line + lines.length - 1,
+						column: lines.length === 1 ? c.loc.start.column + before.length + 1 : (lines.at(-1)?.length ?? 0) + 1,
+						guard,
+					});
+				}
+			} else if (node.type === "PartialStatement") {
+				const p = node as hbs.AST.PartialStatement;
+				const name = (p.name as hbs.AST.PathExpression).original;
+				if ((SECTIONS as readonly string[]).includes(name)) {
+					events.push({
+						what: `{{> ${name}}}`,
+						line: p.loc.start.line,
+						column: p.loc.start.column + 1,
+						guard,
+					});
+				}
+			} else if (node.type === "BlockStatement") {
+				const b = node as hbs.AST.BlockStatement;
+				const isLineageGuard =
+					(b.path as hbs.AST.PathExpression).original === "if" &&
+					b.params.length === 1 &&
+					(b.params[0] as hbs.AST.PathExpression).original === "lineage";
+				walk(b.program, guard === "none" && isLineageGuard ? "lineage" : "other");
+				walk(b.inverse, "other");
+			}
+		}
+	};
+	walk(ast, "none");
+	return events;
+}
