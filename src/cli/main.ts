@@ -1,0 +1,63 @@
+/**
+ * The `theway-context` command line. {@link main} takes the arguments and an
+ * output sink and returns the exit code; only {@link runMain} touches
+ * `process`. Exit codes: 0 success, 1 bad input (the located error on
+ * stderr), 2 wrong usage, 70 an internal error (a bug: the stack is printed).
+ */
+import { ContextError, formatDiagnostic } from "../errors.js";
+import { buildCommand } from "./build.js";
+import { type Io, UsageError } from "./io.js";
+import { renderCommand } from "./render.js";
+
+export const MAIN_USAGE = `theway-context: compile a theway session log into its context bundle
+
+Usage:
+  theway-context render <session.jsonl> [options]   print the context bundle
+  theway-context build [--update] [--templates DIR] check the templates, fixtures and snapshots
+  theway-context <command> --help                   help for one command
+
+Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
+`;
+
+const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+	render: renderCommand,
+	build: buildCommand,
+};
+
+/** Runs the CLI on `argv` (without node and the script). */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+	const [command, ...rest] = argv;
+	try {
+		if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+			(command === undefined ? io.stderr : io.stdout)(MAIN_USAGE);
+			return command === undefined ? 2 : 0;
+		}
+		const run = COMMANDS[command];
+		if (run === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}`, MAIN_USAGE);
+		return await run(rest, io);
+	} catch (error) {
+		if (error instanceof UsageError) {
+			io.stderr(`theway-context: ${error.message}\n\n${error.usage}`);
+			return 2;
+		}
+		if (error instanceof ContextError) {
+			io.stderr(`theway-context: ${error.message}\n`);
+			for (const d of error.diagnostics.slice(1)) io.stderr(`${formatDiagnostic(d)}\n`);
+			const first = error.diagnostics[0];
+			if (first?.frame !== undefined) io.stderr(`${first.frame}\n`);
+			return 1;
+		}
+		io.stderr(`theway-context: internal error (a bug, please report it)\n${(error as Error).stack ?? String(error)}\n`);
+		return 70;
+	}
+}
+
+/** The process edge: real argv, real streams, real exit code. */
+export async function runMain(): Promise<void> {
+	const code = await main(process.argv.slice(2), {
+		stdout: (text) => process.stdout.write(text),
+		stderr: (text) => process.stderr.write(text),
+		cwd: process.cwd(),
+	});
+	process.exitCode = code;
+}
