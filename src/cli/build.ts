@@ -1,21 +1,29 @@
-/** `theway-context build`: checks every template set in a templates folder. */
-import { resolve } from "node:path";
+/** `theway-context build`: checks the template sets, then every fixture against its snapshot. */
+import { join, resolve } from "node:path";
+import { checkFixtures } from "../build/fixtures.js";
 import { compileTemplateSet } from "../templates/compile.js";
 import { DEFAULT_TEMPLATES_DIR, readTemplateSets } from "../templates/load.js";
 import { type Io, parseCommandArgs } from "./io.js";
 
-export const BUILD_USAGE = `Usage: theway-context build [--templates DIR]
+export const BUILD_USAGE = `Usage: theway-context build [--update] [options]
 
-Checks every template set: front-matter, section order, and every path,
-helper and partial against the view-models.
+Checks every template set (front-matter, section order, every path, helper and
+partial against the view-models), then renders every fixture session and
+compares it with its snapshot.
 
 Options:
-  --templates DIR   the templates folder (default: the bundled templates/)
-  -h, --help        this help
+  --update           rewrite the snapshots that drifted, and say what changed
+  --templates DIR    the templates folder (default: the bundled templates/)
+  --fixtures DIR     fixture sessions (default: ./test/fixtures)
+  --snapshots DIR    their snapshots (default: ./snapshots)
+  -h, --help         this help
 `;
 
 const OPTIONS = {
+	update: { type: "boolean" },
 	templates: { type: "string" },
+	fixtures: { type: "string" },
+	snapshots: { type: "string" },
 	help: { type: "boolean", short: "h" },
 } as const;
 
@@ -25,10 +33,31 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
 		io.stdout(BUILD_USAGE);
 		return 0;
 	}
-	const dir = values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates);
-	for (const source of readTemplateSets(dir).values()) {
+	const templates = values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates);
+	for (const source of readTemplateSets(templates).values()) {
 		const set = compileTemplateSet(source);
-		io.stdout(`ok ${set.version} (${Object.keys(set.templateVersions).length} templates, ${set.fingerprint.slice(0, 12)})\n`);
+		io.stdout(`ok templates ${set.version}: ${Object.keys(set.templateVersions).length} templates checked\n`);
 	}
-	return 0;
+	const results = checkFixtures({
+		fixtures: resolve(io.cwd, values.fixtures ?? join("test", "fixtures")),
+		snapshots: resolve(io.cwd, values.snapshots ?? "snapshots"),
+		templates,
+		update: values.update === true,
+	});
+	let failed = 0;
+	for (const r of results) {
+		if (r.status === "ok") continue;
+		if (r.status === "written") {
+			io.stdout(`updated ${r.snapshot}\n${r.diff === "" ? "" : `${r.diff}\n`}`);
+		} else {
+			failed++;
+			io.stderr(
+				r.status === "missing"
+					? `error: ${r.fixture}: no snapshot at ${r.snapshot} (run with --update)\n`
+					: `error: ${r.fixture}: rendering drifted from ${r.snapshot} (- snapshot, + rendering):\n${r.diff}\n`,
+			);
+		}
+	}
+	io.stdout(`${results.length - failed} of ${results.length} fixtures match their snapshots\n`);
+	return failed === 0 ? 0 : 1;
 }

@@ -1,0 +1,69 @@
+/**
+ * Rendering every fixture session and comparing it with its snapshot. The
+ * fixtures are the `.jsonl` files under the fixtures folders; each has its
+ * snapshot at the same relative path under `snapshots/`, ending in `.txt`.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { ContextService } from "../service.js";
+import { diffLines, snapshotText } from "./snapshot.js";
+
+export interface FixtureResult {
+	/** The fixture's path relative to the fixtures root, without `.jsonl`. */
+	name: string;
+	fixture: string;
+	snapshot: string;
+	status: "ok" | "drift" | "missing" | "written";
+	/** For drift (or a rewrite): the line diff, `-` snapshot, `+` rendering. */
+	diff: string;
+}
+
+export interface FixtureOptions {
+	/** Folder holding the fixture sessions (searched recursively). */
+	fixtures: string;
+	/** Folder holding the snapshots. */
+	snapshots: string;
+	templates?: string;
+	/** Rewrite snapshots that drifted or are missing. */
+	update?: boolean;
+}
+
+/** Every `.jsonl` under `dir`, sorted. */
+export function listFixtures(dir: string): string[] {
+	if (!existsSync(dir)) return [];
+	const out: string[] = [];
+	const walk = (d: string) => {
+		for (const entry of readdirSync(d, { withFileTypes: true })) {
+			const path = join(d, entry.name);
+			if (entry.isDirectory()) walk(path);
+			else if (entry.name.endsWith(".jsonl")) out.push(path);
+		}
+	};
+	walk(dir);
+	return out.sort();
+}
+
+/** The current rendering of one fixture, as snapshot text. */
+export function renderFixture(fixture: string, templates?: string): string {
+	const service = new ContextService(templates === undefined ? {} : { templates });
+	const bundle = service.loadSync(fixture);
+	return snapshotText(bundle, service.convertToLlm(bundle));
+}
+
+/** Checks (or, with `update`, rewrites) every fixture's snapshot. */
+export function checkFixtures(options: FixtureOptions): FixtureResult[] {
+	return listFixtures(options.fixtures).map((fixture) => {
+		const name = relative(options.fixtures, fixture).replace(/\.jsonl$/, "");
+		const snapshot = join(options.snapshots, `${name}.txt`);
+		const actual = renderFixture(fixture, options.templates);
+		const expected = existsSync(snapshot) ? readFileSync(snapshot, "utf8") : undefined;
+		const diff = diffLines(expected ?? "", actual);
+		let status: FixtureResult["status"] = expected === undefined ? "missing" : diff === "" ? "ok" : "drift";
+		if (status !== "ok" && options.update === true) {
+			mkdirSync(dirname(snapshot), { recursive: true });
+			writeFileSync(snapshot, actual);
+			status = "written";
+		}
+		return { name, fixture, snapshot, status, diff };
+	});
+}
