@@ -69,7 +69,10 @@ export class ContextError extends Error {
 		location: Location = {},
 		options: { cause?: unknown; diagnostics?: readonly Diagnostic[] } = {},
 	) {
-		super(formatLocated(reason, location), options.cause === undefined ? {} : { cause: options.cause });
+		super(
+			formatLocated(reason, location),
+			options.cause === undefined ? {} : { cause: options.cause },
+		);
 		this.code = code;
 		this.reason = reason;
 		this.file = location.file;

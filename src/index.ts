@@ -7,7 +7,7 @@ export {
 	isContextError,
 	type Location,
 } from "./errors.js";
-export { type ParseOptions } from "./log/parse.js";
+export type { ParseOptions } from "./log/parse.js";
 export type { AgentMessage, Entry, Header, SessionMetadata } from "./log/schema.js";
 export { assertSections, renderSystemPrompt } from "./render/system-prompt.js";
 export {
@@ -27,8 +27,12 @@ export type {
 	LlmMessage,
 } from "./session/messages.js";
 export type { ModelRef } from "./session/project.js";
-export { compileTemplateSet, type TemplateSet, type TemplateSetSource } from "./templates/compile.js";
+export {
+	compileTemplateSet,
+	type TemplateSet,
+	type TemplateSetSource,
+} from "./templates/compile.js";
 export { readTemplateSets } from "./templates/load.js";
 export type { ViewOptions } from "./view/derive.js";
-export { parseSummary, formatSummary } from "./view/summary.js";
 export { SECTIONS, SUMMARY_LABELS, type SystemView, SystemViewSchema } from "./view/schema.js";
+export { formatSummary, parseSummary } from "./view/summary.js";

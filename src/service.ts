@@ -8,7 +8,7 @@
  */
 import { resolve } from "node:path";
 import { ContextError, type Diagnostic } from "./errors.js";
-import { type ParsedEntry, LogParser, type ParseOptions } from "./log/parse.js";
+import { LogParser, type ParsedEntry, type ParseOptions } from "./log/parse.js";
 import { type Expected, type FileState, readBefore, readFrom } from "./log/read.js";
 import type { Header } from "./log/schema.js";
 import { convertMessages } from "./render/convert.js";
@@ -150,7 +150,8 @@ export class ContextService {
 		const parser = new LogParser(file, this.options);
 		const tree = new SessionTree(file, this.options.lenient);
 		const state = feed(file, 0, parser, tree);
-		if (!state.checked) throw new ContextError("io", "the session log changed while it was read", { file });
+		if (!state.checked)
+			throw new ContextError("io", "the session log changed while it was read", { file });
 		const session = { parser, tree, state, check: readBefore(file, parser.offset) };
 		if (tree.diagnostics.length === 0) this.sessions.set(file, session);
 		return session;
@@ -208,5 +209,8 @@ export function convertToLlm(
 	messages: readonly ContextMessage[],
 	options: { templates?: string; templateVersion?: string } = {},
 ): LlmMessage[] {
-	return convertMessages(messages, TemplateRegistry.for(options.templates).get(options.templateVersion));
+	return convertMessages(
+		messages,
+		TemplateRegistry.for(options.templates).get(options.templateVersion),
+	);
 }

@@ -31,7 +31,8 @@ const LINEAGE = [
 ].join("\n");
 
 /** The opening tag lines of the prompt, in order. */
-const sectionsOf = (prompt: string) => prompt.split("\n").filter((l) => /^<[a-z]+>$/.test(l) && l !== "<memory>");
+const sectionsOf = (prompt: string) =>
+	prompt.split("\n").filter((l) => /^<[a-z]+>$/.test(l) && l !== "<memory>");
 
 function expectHarnessShape(prompt: string, firstLine: string) {
 	const harness = section(prompt, "harness")?.split("\n") ?? [];
@@ -53,7 +54,10 @@ describe("1. normal session, no collapse lineage", () => {
 	const bundle = load("1-normal");
 
 	it("renders the documented harness, tools and environment", () => {
-		expectHarnessShape(bundle.systemPrompt, "You are theway, a minimal coding assistant running in a terminal.");
+		expectHarnessShape(
+			bundle.systemPrompt,
+			"You are theway, a minimal coding assistant running in a terminal.",
+		);
 		expect(section(bundle.systemPrompt, "tools")).toBe(
 			"- Files: edit, git, ls, read, write\n- Execution: bash\n- Context & search: grep, outline",
 		);
@@ -65,7 +69,9 @@ describe("1. normal session, no collapse lineage", () => {
 	});
 
 	it("passes the messages through as stored", () => {
-		expect(bundle.messages).toEqual([{ role: "user", content: "add a login page", timestamp: 123 }]);
+		expect(bundle.messages).toEqual([
+			{ role: "user", content: "add a login page", timestamp: 123 },
+		]);
 	});
 });
 
@@ -73,11 +79,21 @@ describe("2. collapse child session", () => {
 	const bundle = load("2-collapse-child");
 
 	it("gains a lineage block but no summary text", () => {
-		expectHarnessShape(bundle.systemPrompt, "You are theway, a minimal coding assistant running in a terminal.");
+		expectHarnessShape(
+			bundle.systemPrompt,
+			"You are theway, a minimal coding assistant running in a terminal.",
+		);
 		expect(section(bundle.systemPrompt, "tools")).toBe(TOOLS_COLLAPSE);
-		expect(section(bundle.systemPrompt, "environment")).toBe("Current working directory: /home/user/project");
+		expect(section(bundle.systemPrompt, "environment")).toBe(
+			"Current working directory: /home/user/project",
+		);
 		expect(section(bundle.systemPrompt, "lineage")).toBe(LINEAGE);
-		expect(sectionsOf(bundle.systemPrompt)).toEqual(["<harness>", "<tools>", "<environment>", "<lineage>"]);
+		expect(sectionsOf(bundle.systemPrompt)).toEqual([
+			"<harness>",
+			"<tools>",
+			"<environment>",
+			"<lineage>",
+		]);
 		expect(bundle.systemPrompt).not.toContain("Explored auth module");
 		expect(bundle.systemPrompt).not.toContain("critical context:");
 	});
@@ -160,7 +176,12 @@ describe("5. session with no collapse metadata", () => {
 		expect(section(bundle.systemPrompt, "environment")).toBe(
 			"Current working directory: /home/user/project\n<memory>\nThe test suite runs with npm test.\n</memory>",
 		);
-		expect(bundle.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		expect(bundle.messages.map((m) => m.role)).toEqual([
+			"user",
+			"assistant",
+			"toolResult",
+			"assistant",
+		]);
 		expect(bundle.meta.model).toEqual({ provider: "anthropic", modelId: "claude-opus-4-5" });
 		expect(bundle.meta.thinkingLevel).toBe("medium");
 	});
@@ -176,7 +197,9 @@ describe("6. session with a custom harness introduction", () => {
 		expect(section(bundle.systemPrompt, "tools")).toBe(
 			"- Files: edit, read, write\n- Execution: bash\n- Context & search: grep, outline",
 		);
-		expect(section(bundle.systemPrompt, "environment")).toBe("Current working directory: /home/user/project");
+		expect(section(bundle.systemPrompt, "environment")).toBe(
+			"Current working directory: /home/user/project",
+		);
 		expect(bundle.systemPrompt).not.toContain("<lineage>");
 	});
 });

@@ -9,7 +9,10 @@ import { checkFixtures } from "../src/build/fixtures.js";
 const ROOT = join(import.meta.dirname, "..");
 
 describe("snapshots", () => {
-	const results = checkFixtures({ fixtures: join(ROOT, "test/fixtures"), snapshots: join(ROOT, "snapshots") });
+	const results = checkFixtures({
+		fixtures: join(ROOT, "test/fixtures"),
+		snapshots: join(ROOT, "snapshots"),
+	});
 
 	it("has fixtures to check", () => {
 		expect(results.length).toBeGreaterThanOrEqual(6);
@@ -17,9 +20,12 @@ describe("snapshots", () => {
 
 	for (const result of results) {
 		it(`${result.name} matches its snapshot`, () => {
-			if (result.status === "missing") expect.fail(`no snapshot at ${result.snapshot}; run npm run snapshots`);
+			if (result.status === "missing")
+				expect.fail(`no snapshot at ${result.snapshot}; run npm run snapshots`);
 			if (result.status === "drift") {
-				expect.fail(`${result.name} drifted from ${result.snapshot} (- snapshot, + rendering):\n${result.diff}`);
+				expect.fail(
+					`${result.name} drifted from ${result.snapshot} (- snapshot, + rendering):\n${result.diff}`,
+				);
 			}
 			expect(result.status).toBe("ok");
 		});

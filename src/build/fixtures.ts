@@ -58,7 +58,8 @@ export function checkFixtures(options: FixtureOptions): FixtureResult[] {
 		const actual = renderFixture(fixture, options.templates);
 		const expected = existsSync(snapshot) ? readFileSync(snapshot, "utf8") : undefined;
 		const diff = diffLines(expected ?? "", actual);
-		let status: FixtureResult["status"] = expected === undefined ? "missing" : diff === "" ? "ok" : "drift";
+		let status: FixtureResult["status"] =
+			expected === undefined ? "missing" : diff === "" ? "ok" : "drift";
 		if (status !== "ok" && options.update === true) {
 			mkdirSync(dirname(snapshot), { recursive: true });
 			writeFileSync(snapshot, actual);

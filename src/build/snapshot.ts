@@ -10,7 +10,9 @@ import type { LlmMessage } from "../session/messages.js";
 export function snapshotText(bundle: ContextBundle, llm: readonly LlmMessage[]): string {
 	const { meta } = bundle;
 	const model = meta.model === null ? "none" : `${meta.model.provider}/${meta.model.modelId}`;
-	const diagnostics = meta.diagnostics.map((d) => `${d.severity} ${d.code} line ${d.line ?? "-"}: ${d.message}`);
+	const diagnostics = meta.diagnostics.map(
+		(d) => `${d.severity} ${d.code} line ${d.line ?? "-"}: ${d.message}`,
+	);
 	return [
 		`templates: ${meta.templateVersion}`,
 		`leaf: ${meta.leafId ?? "none"}; model: ${model}; thinking level: ${meta.thinkingLevel ?? "none"}`,
@@ -45,27 +47,37 @@ export function diffLines(expected: string, actual: string, context = 2): string
 	if (expected === actual) return "";
 	const a = expected.split("\n");
 	const b = actual.split("\n");
-	// Longest common subsequence table; snapshots are small.
+	// Longest common subsequence lengths, row-major; snapshots are small.
 	const n = a.length;
 	const m = b.length;
-	const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+	const width = m + 1;
+	const lcs = new Uint32Array((n + 1) * width);
+	const at = (i: number, j: number) => lcs[i * width + j] as number;
 	for (let i = n - 1; i >= 0; i--) {
 		for (let j = m - 1; j >= 0; j--) {
-			lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+			lcs[i * width + j] =
+				a[i] === b[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
 		}
 	}
-	const ops: { op: " " | "-" | "+"; text: string; line: number }[] = [];
+	const ops: { op: " " | "-" | "+"; text: string }[] = [];
 	let i = 0;
 	let j = 0;
 	while (i < n || j < m) {
-		if (i < n && j < m && a[i] === b[j]) ops.push({ op: " ", text: a[i++]!, line: j++ + 1 });
-		else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) ops.push({ op: "+", text: b[j++]!, line: j });
-		else ops.push({ op: "-", text: a[i++]!, line: j + 1 });
+		if (i < n && j < m && a[i] === b[j]) {
+			ops.push({ op: " ", text: a[i] as string });
+			i++;
+			j++;
+		} else if (j < m && (i === n || at(i, j + 1) >= at(i + 1, j))) {
+			ops.push({ op: "+", text: b[j++] as string });
+		} else {
+			ops.push({ op: "-", text: a[i++] as string });
+		}
 	}
 	const show = new Uint8Array(ops.length);
 	ops.forEach((o, k) => {
 		if (o.op === " ") return;
-		for (let c = Math.max(0, k - context); c <= Math.min(ops.length - 1, k + context); c++) show[c] = 1;
+		for (let c = Math.max(0, k - context); c <= Math.min(ops.length - 1, k + context); c++)
+			show[c] = 1;
 	});
 	const out: string[] = [];
 	let gap = false;

@@ -33,10 +33,13 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
 		io.stdout(BUILD_USAGE);
 		return 0;
 	}
-	const templates = values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates);
+	const templates =
+		values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates);
 	for (const source of readTemplateSets(templates).values()) {
 		const set = compileTemplateSet(source);
-		io.stdout(`ok templates ${set.version}: ${Object.keys(set.templateVersions).length} templates checked\n`);
+		io.stdout(
+			`ok templates ${set.version}: ${Object.keys(set.templateVersions).length} templates checked\n`,
+		);
 	}
 	const results = checkFixtures({
 		fixtures: resolve(io.cwd, values.fixtures ?? join("test", "fixtures")),

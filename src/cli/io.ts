@@ -1,5 +1,5 @@
 /** What a command may touch of the process: two output streams and the working directory. */
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 
 export interface Io {
 	stdout(text: string): void;
@@ -22,7 +22,9 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
 	args: readonly string[],
 	options: T,
 	usage: string,
-): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
+): ReturnType<
+	typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+> {
 	try {
 		return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
 	} catch (error) {

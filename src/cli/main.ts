@@ -33,7 +33,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 			return command === undefined ? 2 : 0;
 		}
 		const run = COMMANDS[command];
-		if (run === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}`, MAIN_USAGE);
+		if (run === undefined)
+			throw new UsageError(`unknown command ${JSON.stringify(command)}`, MAIN_USAGE);
 		return await run(rest, io);
 	} catch (error) {
 		if (error instanceof UsageError) {
@@ -47,7 +48,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 			if (first?.frame !== undefined) io.stderr(`${first.frame}\n`);
 			return 1;
 		}
-		io.stderr(`theway-context: internal error (a bug, please report it)\n${(error as Error).stack ?? String(error)}\n`);
+		io.stderr(
+			`theway-context: internal error (a bug, please report it)\n${(error as Error).stack ?? String(error)}\n`,
+		);
 		return 70;
 	}
 }

@@ -46,7 +46,10 @@ export async function renderCommand(args: string[], io: Io): Promise<number> {
 		return 0;
 	}
 	if (positionals.length !== 1) {
-		throw new UsageError(positionals.length === 0 ? "missing <session.jsonl>" : "expected one session log", RENDER_USAGE);
+		throw new UsageError(
+			positionals.length === 0 ? "missing <session.jsonl>" : "expected one session log",
+			RENDER_USAGE,
+		);
 	}
 	const format = values.format ?? "text";
 	if (!(FORMATS as readonly string[]).includes(format)) {
@@ -61,13 +64,17 @@ export async function renderCommand(args: string[], io: Io): Promise<number> {
 		...(values.tools === undefined ? {} : { tools: splitList(values.tools) }),
 		...(values.memory === undefined ? {} : { memory: values.memory }),
 		...(values.cwd === undefined ? {} : { cwd: values.cwd }),
-		...(values["template-version"] === undefined ? {} : { templateVersion: values["template-version"] }),
+		...(values["template-version"] === undefined
+			? {}
+			: { templateVersion: values["template-version"] }),
 	});
 	if (values.quiet !== true) {
 		for (const d of bundle.meta.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
 	}
 	if (format === "json") {
-		io.stdout(`${JSON.stringify({ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta }, null, 2)}\n`);
+		io.stdout(
+			`${JSON.stringify({ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta }, null, 2)}\n`,
+		);
 	} else if (format === "llm") {
 		const messages = service.convertToLlm(bundle);
 		io.stdout(`${JSON.stringify({ systemPrompt: bundle.systemPrompt, messages }, null, 2)}\n`);
@@ -104,7 +111,8 @@ export function formatText(bundle: ContextBundle): string {
 }
 
 function describe(message: ContextMessage): string {
-	if (message.role === "collapse_context") return (message as CollapseContextMessage).payload.summary;
+	if (message.role === "collapse_context")
+		return (message as CollapseContextMessage).payload.summary;
 	switch (message.role) {
 		case "compactionSummary":
 		case "branchSummary":

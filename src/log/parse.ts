@@ -203,16 +203,20 @@ export class LogParser {
 		if (lineNo !== 1 || !isObject(value) || value.type !== "session") {
 			throw new ContextError(
 				"missing_header",
-				"line 1 must be the session header ({\"type\":\"session\",…})",
+				'line 1 must be the session header ({"type":"session",…})',
 				{ file: this.file, line: 1 },
 			);
 		}
 		const result = HeaderSchema.safeParse(value);
 		if (!result.success) {
-			throw new ContextError("bad_header", `invalid session header: ${describeIssues(result.error)}`, {
-				file: this.file,
-				line: lineNo,
-			});
+			throw new ContextError(
+				"bad_header",
+				`invalid session header: ${describeIssues(result.error)}`,
+				{
+					file: this.file,
+					line: lineNo,
+				},
+			);
 		}
 		const version = result.data.version ?? 1;
 		if (version > LATEST_VERSION) {
@@ -239,7 +243,11 @@ export class LogParser {
 		const type = value.type;
 		if (typeof type !== "string" || !ENTRY_TYPES.has(type)) {
 			if (!this.check(UnknownEntrySchema, value)) return undefined;
-			this.warn(lineNo, "unknown_entry_type", `unknown entry type ${JSON.stringify(type)}: kept, left out of the context`);
+			this.warn(
+				lineNo,
+				"unknown_entry_type",
+				`unknown entry type ${JSON.stringify(type)}: kept, left out of the context`,
+			);
 			return { entry: value as Entry, kind: Kind.Other, line: lineNo };
 		}
 		if (type === "message") {
@@ -247,7 +255,11 @@ export class LogParser {
 			const role = isObject(message) ? message.role : undefined;
 			if (isObject(message) && !MESSAGE_ROLES.has(role as string)) {
 				if (!this.check(UnknownEntrySchema, value)) return undefined;
-				this.warn(lineNo, "unknown_message_role", `unknown message role ${JSON.stringify(role)}: kept, left out of the context`);
+				this.warn(
+					lineNo,
+					"unknown_message_role",
+					`unknown message role ${JSON.stringify(role)}: kept, left out of the context`,
+				);
 				return { entry: value as Entry, kind: Kind.Other, line: lineNo };
 			}
 		}
@@ -297,7 +309,10 @@ export class LogParser {
 	private checkData(schema: z.ZodType, value: Record<string, unknown>): boolean {
 		const result = schema.safeParse(value.data);
 		if (result.success) return true;
-		this.fail("bad_entry", `invalid ${String(value.customType)} data: ${describeIssues(result.error, "data")}`);
+		this.fail(
+			"bad_entry",
+			`invalid ${String(value.customType)} data: ${describeIssues(result.error, "data")}`,
+		);
 		return false;
 	}
 
@@ -309,7 +324,12 @@ export class LogParser {
 			throw new ContextError(code, reason, location);
 		}
 		if (!this.lenient) throw new ContextError(code, reason, location);
-		this.diagnostics.push({ severity: "warning", code: "skipped_line", message: `skipped: ${reason}`, ...location });
+		this.diagnostics.push({
+			severity: "warning",
+			code: "skipped_line",
+			message: `skipped: ${reason}`,
+			...location,
+		});
 	}
 
 	private warn(line: number, code: string, message: string): void {

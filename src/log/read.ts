@@ -19,9 +19,14 @@ function open(path: string): number {
 	try {
 		return openSync(path, "r");
 	} catch (error) {
-		throw new ContextError("io", `cannot read the session log (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
-			file: path,
-		}, { cause: error });
+		throw new ContextError(
+			"io",
+			`cannot read the session log (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+			{
+				file: path,
+			},
+			{ cause: error },
+		);
 	}
 }
 
@@ -66,7 +71,8 @@ export function readFrom(
 
 function isSameFile(fd: number, state: FileState, offset: number, expected: Expected): boolean {
 	const { state: before, check } = expected;
-	if (state.dev !== before.dev || state.ino !== before.ino || state.size < before.size) return false;
+	if (state.dev !== before.dev || state.ino !== before.ino || state.size < before.size)
+		return false;
 	if (check.length === 0) return true;
 	const seen = Buffer.alloc(check.length);
 	const n = readSync(fd, seen, 0, check.length, offset - check.length);

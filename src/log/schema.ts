@@ -60,7 +60,13 @@ export const AgentMessageSchema = z.discriminatedUnion("role", [
 	CustomMessageSchema,
 ]);
 export type AgentMessage = z.infer<typeof AgentMessageSchema>;
-export const MESSAGE_ROLES = new Set(["user", "assistant", "toolResult", "bashExecution", "custom"]);
+export const MESSAGE_ROLES = new Set([
+	"user",
+	"assistant",
+	"toolResult",
+	"bashExecution",
+	"custom",
+]);
 
 const base = {
 	id: z.string().min(1),

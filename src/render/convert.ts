@@ -14,7 +14,10 @@ import { neutralizeBlock } from "../view/neutralize.js";
 type Block = { type: string; text?: string; [key: string]: unknown };
 
 /** The provider-ready form of `messages`, framed with `set`'s templates. */
-export function convertMessages(messages: readonly ContextMessage[], set: TemplateSet): LlmMessage[] {
+export function convertMessages(
+	messages: readonly ContextMessage[],
+	set: TemplateSet,
+): LlmMessage[] {
 	const out: LlmMessage[] = [];
 	const clean = (text: string) => neutralizeBlock(text, set.markers);
 	const user = (text: string, timestamp: unknown, extra: Block[] = []): LlmMessage => ({
@@ -58,7 +61,10 @@ export function convertMessages(messages: readonly ContextMessage[], set: Templa
 				break;
 			case "custom": {
 				const { text, rest } = splitContent(message.content);
-				const framed = set.render["custom-message"]({ customType: message.customType, text: clean(text) });
+				const framed = set.render["custom-message"]({
+					customType: message.customType,
+					text: clean(text),
+				});
 				out.push(user(framed, message.timestamp, rest));
 				break;
 			}

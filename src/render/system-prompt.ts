@@ -21,7 +21,10 @@ export function renderSystemPrompt(set: TemplateSet, view: SystemView): string {
  * exactly harness, tools, environment and (iff `lineage`) lineage, in order.
  */
 export function assertSections(text: string, lineage: boolean, version = "?"): void {
-	const expected = (lineage ? SECTIONS : SECTIONS.slice(0, 3)).flatMap((s) => [`<${s}>`, `</${s}>`]);
+	const expected = (lineage ? SECTIONS : SECTIONS.slice(0, 3)).flatMap((s) => [
+		`<${s}>`,
+		`</${s}>`,
+	]);
 	const found = text.match(TAG_LINE) ?? [];
 	const ok =
 		found.length === expected.length &&

@@ -88,7 +88,11 @@ export function projectBranch(
 	const messages: ContextMessage[] = [];
 	const collapseMessage = (): ContextMessage => {
 		const summary = ((tree.entries[collapse] as CustomEntry).data as { summary: string }).summary;
-		return { type: "custom", role: "collapse_context", payload: { summary: frameSummary(summary) } };
+		return {
+			type: "custom",
+			role: "collapse_context",
+			payload: { summary: frameSummary(summary) },
+		};
 	};
 	let collapseInjected = false;
 	const append = (i: number): void => {
@@ -180,7 +184,12 @@ function toMessage(
 			};
 		}
 		case Kind.CustomMessage: {
-			const e = entry as Entry & { customType: string; content: unknown; display?: boolean; details?: unknown };
+			const e = entry as Entry & {
+				customType: string;
+				content: unknown;
+				display?: boolean;
+				details?: unknown;
+			};
 			return {
 				role: "custom",
 				customType: e.customType,

@@ -180,7 +180,12 @@ export class SessionTree {
 				const cycle = walk.slice(walk.indexOf(x));
 				const names = cycle.map((c) => `${this.ids[c]} (line ${this.lines[c]})`);
 				const reason = `parentId cycle: ${names.join(" → ")} → ${this.ids[x]}`;
-				this.structural("parent_cycle", reason, this.lines[x] as number, `cut: ${this.ids[x]} kept as a root`);
+				this.structural(
+					"parent_cycle",
+					reason,
+					this.lines[x] as number,
+					`cut: ${this.ids[x]} kept as a root`,
+				);
 				this.parentCol.data[x] = NONE;
 			}
 			for (const y of walk) state[y] = 2;

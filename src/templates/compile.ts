@@ -9,8 +9,13 @@ import { createHash } from "node:crypto";
 import Handlebars from "handlebars";
 import type { z } from "zod";
 import { ContextError, type Diagnostic } from "../errors.js";
-import { type Categorizer, CategoriesSchema, compileCategories } from "../view/categories.js";
-import { REQUIRED_TEMPLATES, ROOT_TEMPLATES, ROOT_VIEWS, type RootTemplate } from "../view/schema.js";
+import { CategoriesSchema, type Categorizer, compileCategories } from "../view/categories.js";
+import {
+	REQUIRED_TEMPLATES,
+	ROOT_TEMPLATES,
+	ROOT_VIEWS,
+	type RootTemplate,
+} from "../view/schema.js";
 import type { SummaryCaps } from "../view/summary.js";
 import { parseTemplateFile, type TemplateFile } from "./front-matter.js";
 import { HELPER_SIGNATURES, HELPERS, KNOWN_HELPERS } from "./helpers.js";
@@ -95,7 +100,8 @@ export function checkTemplateSet(source: TemplateSetSource): {
 		diagnostics.push({
 			severity: "error",
 			code: "bad_front_matter",
-			message: "collapse-context needs caps: a character cap for each of the five summary components",
+			message:
+				"collapse-context needs caps: a character cap for each of the five summary components",
 			file: collapse.file,
 			line: 2,
 		});
@@ -115,7 +121,13 @@ export function checkTemplateSet(source: TemplateSetSource): {
 	let categories: z.infer<typeof CategoriesSchema> = { other: "Other", categories: [] };
 	collect(() => {
 		const { file, text } = source.categories;
-		categories = validateYaml(CategoriesSchema, parseYaml(text, file, "bad_categories"), file, "bad_categories", "categories");
+		categories = validateYaml(
+			CategoriesSchema,
+			parseYaml(text, file, "bad_categories"),
+			file,
+			"bad_categories",
+			"categories",
+		);
 	});
 	const skeleton = files.get("system");
 	if (skeleton !== undefined) diagnostics.push(...checkSkeleton(skeleton, files));
@@ -150,7 +162,12 @@ export function compileTemplateSet(source: TemplateSetSource): TemplateSet {
 		compiled.set(name, fn);
 		hb.registerPartial(name, fn);
 	}
-	return assembleSet(source, files, categories, (name) => compiled.get(name) as Handlebars.TemplateDelegate);
+	return assembleSet(
+		source,
+		files,
+		categories,
+		(name) => compiled.get(name) as Handlebars.TemplateDelegate,
+	);
 }
 
 /** Builds the {@link TemplateSet} around compiled (or precompiled) functions. */

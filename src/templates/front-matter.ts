@@ -40,11 +40,15 @@ const refuse = (language: string) => () => {
 /** Splits and validates one template file's text. Pure. */
 export function parseTemplateFile(text: string, file: string): TemplateFile {
 	if (!text.startsWith("---")) {
-		throw new ContextError("bad_front_matter", "a template must start with YAML front-matter (---)", {
-			file,
-			line: 1,
-			column: 1,
-		});
+		throw new ContextError(
+			"bad_front_matter",
+			"a template must start with YAML front-matter (---)",
+			{
+				file,
+				line: 1,
+				column: 1,
+			},
+		);
 	}
 	let parsed: ReturnType<typeof parseYaml> | undefined;
 	let split: matter.GrayMatterFile<string>;
@@ -66,23 +70,35 @@ export function parseTemplateFile(text: string, file: string): TemplateFile {
 		} as never);
 	} catch (error) {
 		if (error instanceof ContextError) throw error;
-		throw new ContextError("bad_front_matter", (error as Error).message, { file, line: 1, column: 1 });
-	}
-	if (split.language !== "yaml") {
-		throw new ContextError("bad_front_matter", `${split.language} front-matter is not allowed: YAML only`, {
+		throw new ContextError("bad_front_matter", (error as Error).message, {
 			file,
 			line: 1,
 			column: 1,
 		});
+	}
+	if (split.language !== "yaml") {
+		throw new ContextError(
+			"bad_front_matter",
+			`${split.language} front-matter is not allowed: YAML only`,
+			{
+				file,
+				line: 1,
+				column: 1,
+			},
+		);
 	}
 	const head = text.length - split.content.length;
 	const bodyLine = countLines(text, head) + 1;
 	if (parsed === undefined) {
-		throw new ContextError("bad_front_matter", "empty front-matter: name, version and description are required", {
-			file,
-			line: 1,
-			column: 1,
-		});
+		throw new ContextError(
+			"bad_front_matter",
+			"empty front-matter: name, version and description are required",
+			{
+				file,
+				line: 1,
+				column: 1,
+			},
+		);
 	}
 	const meta = validateYaml(FrontMatterSchema, parsed, file, "bad_front_matter", "front-matter");
 	return { file, text, meta, body: split.content, bodyLine };

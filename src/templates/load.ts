@@ -30,15 +30,14 @@ export function readTemplateSets(root: string): Map<string, TemplateSetSource> {
 		sets.set(basename(dir), readSet(dir, [dirname(dir)]));
 		return sets;
 	}
-	const versions = names
-		.filter((n) => lstatSync(join(dir, n)).isDirectory())
-		.sort(compareVersions);
+	const versions = names.filter((n) => lstatSync(join(dir, n)).isDirectory()).sort(compareVersions);
 	if (versions.length === 0) {
 		throw new ContextError("io", "no template set here (expected v1/, v2/, … or .hbs files)", {
 			file: dir,
 		});
 	}
-	for (const version of versions) sets.set(version, readSet(join(dir, version), [dir, dirname(dir)]));
+	for (const version of versions)
+		sets.set(version, readSet(join(dir, version), [dir, dirname(dir)]));
 	return sets;
 }
 
@@ -64,7 +63,9 @@ function readSet(dir: string, parents: readonly string[]): TemplateSetSource {
 function readRegularFile(file: string): string {
 	const stat = lstatSync(file);
 	if (stat.isSymbolicLink()) {
-		throw new ContextError("bad_template", "symbolic links are not followed in a template set", { file });
+		throw new ContextError("bad_template", "symbolic links are not followed in a template set", {
+			file,
+		});
 	}
 	if (!stat.isFile()) throw new ContextError("bad_template", "not a regular file", { file });
 	if (stat.size > MAX_TEMPLATE_BYTES) {

@@ -86,7 +86,10 @@ function eventsOf(t: TemplateFile): Event[] | undefined {
 					events.push({
 						what: match[0],
 						line: c.loc.start.line + lines.length - 1,
-						column: lines.length === 1 ? c.loc.start.column + before.length + 1 : (lines.at(-1)?.length ?? 0) + 1,
+						column:
+							lines.length === 1
+								? c.loc.start.column + before.length + 1
+								: (lines.at(-1)?.length ?? 0) + 1,
 						guard,
 					});
 				}

@@ -60,9 +60,12 @@ export function validateYaml<T extends z.ZodType>(
 	const result = schema.safeParse(parsed.value);
 	if (result.success) return result.data;
 	const issue = result.error.issues[0] as z.core.$ZodIssue;
-	const where = issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`;
+	// An unknown key is best shown where it stands.
+	const path =
+		issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] as string] : issue.path;
+	const where = path.length === 0 ? "" : ` at ${path.join(".")}`;
 	throw new ContextError(code, `invalid ${what}${where}: ${issue.message}`, {
 		file,
-		...parsed.locate(issue.path),
+		...parsed.locate(path),
 	});
 }

@@ -29,7 +29,9 @@ export function deriveSystemView(
 ): SystemView {
 	const introduction = present(metadata.harnessIntroduction);
 	const memory = present(options.memory ?? metadata.memory);
-	const tools = (options.tools ?? metadata.tools ?? []).map((t) => neutralizeLine(t)).filter((t) => t !== "");
+	const tools = (options.tools ?? metadata.tools ?? [])
+		.map((t) => neutralizeLine(t))
+		.filter((t) => t !== "");
 	const nodeId = present(metadata.collapseNodeId);
 	const sourceSessionId = present(metadata.sourceSessionId ?? header.parentSession);
 	return {
@@ -44,7 +46,9 @@ export function deriveSystemView(
 			: {
 					lineage: {
 						nodeId: neutralizeLine(nodeId),
-						...(sourceSessionId === undefined ? {} : { sourceSessionId: neutralizeLine(sourceSessionId) }),
+						...(sourceSessionId === undefined
+							? {}
+							: { sourceSessionId: neutralizeLine(sourceSessionId) }),
 					},
 				}),
 	};

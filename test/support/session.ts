@@ -30,7 +30,12 @@ let time = 0;
 /** An entry with the envelope fields filled in. */
 export function entry(id: string, parentId: string | null, fields: Record<string, unknown>) {
 	time += 1000;
-	return { id, parentId, timestamp: new Date(Date.UTC(2026, 0, 1) + time).toISOString(), ...fields };
+	return {
+		id,
+		parentId,
+		timestamp: new Date(Date.UTC(2026, 0, 1) + time).toISOString(),
+		...fields,
+	};
 }
 
 export const user = (id: string, parentId: string | null, text: string) =>
