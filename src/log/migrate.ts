@@ -8,8 +8,9 @@ export function v1EntryId(line: number): string {
 	return `L${line}`;
 }
 
-/** State a migration carries from one entry to the next (v1 has no tree). */
+/** State a migration carries from one accepted entry to the next (v1 has no tree). */
 export interface MigrationState {
+	/** The id of the last entry that was accepted (a skipped line does not break the chain). */
 	previousId: string | null;
 }
 
@@ -38,5 +39,4 @@ export function migrateEntry(
 			message.role = "custom";
 		}
 	}
-	if (typeof raw.id === "string") state.previousId = raw.id;
 }

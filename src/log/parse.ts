@@ -248,7 +248,7 @@ export class LogParser {
 				"unknown_entry_type",
 				`unknown entry type ${JSON.stringify(type)}: kept, left out of the context`,
 			);
-			return { entry: value as Entry, kind: Kind.Other, line: lineNo };
+			return this.accept(value, Kind.Other, lineNo);
 		}
 		if (type === "message") {
 			const message = value.message;
@@ -260,13 +260,18 @@ export class LogParser {
 					"unknown_message_role",
 					`unknown message role ${JSON.stringify(role)}: kept, left out of the context`,
 				);
-				return { entry: value as Entry, kind: Kind.Other, line: lineNo };
+				return this.accept(value, Kind.Other, lineNo);
 			}
 		}
 		if (!this.check(KnownEntrySchema, value)) return undefined;
 		const kind = this.kindOf(value);
 		if (kind === undefined) return undefined;
-		return { entry: value as Entry, kind, line: lineNo };
+		return this.accept(value, kind, lineNo);
+	}
+
+	private accept(value: Record<string, unknown>, kind: Kind, line: number): ParsedEntry {
+		this.migration.previousId = value.id as string;
+		return { entry: value as Entry, kind, line };
 	}
 
 	private kindOf(value: Record<string, unknown>): Kind | undefined {

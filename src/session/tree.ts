@@ -83,6 +83,8 @@ export class SessionTree {
 			return;
 		}
 		const i = this.ids.length;
+		// Looked up before this entry is known, so a self-reference is caught as a cycle.
+		const parent = entry.parentId === null ? NONE : this.byId.get(entry.parentId);
 		const size = i + 1;
 		for (const col of this.columns()) col.grow(size);
 		this.ids.push(entry.id);
@@ -91,7 +93,6 @@ export class SessionTree {
 		this.kinds.push(kind);
 		this.byId.set(entry.id, i);
 
-		const parent = entry.parentId === null ? NONE : (this.byId.get(entry.parentId) ?? undefined);
 		if (parent === undefined) {
 			this.parentCol.data[i] = NONE;
 			this.unresolved.push(i);

@@ -9,7 +9,12 @@ import { createHash } from "node:crypto";
 import Handlebars from "handlebars";
 import type { z } from "zod";
 import { ContextError, type Diagnostic } from "../errors.js";
-import { CategoriesSchema, type Categorizer, compileCategories } from "../view/categories.js";
+import {
+	type Categories,
+	CategoriesSchema,
+	type Categorizer,
+	compileCategories,
+} from "../view/categories.js";
 import {
 	REQUIRED_TEMPLATES,
 	ROOT_TEMPLATES,
@@ -60,7 +65,7 @@ export const COMPILE_OPTIONS = {
 /** Parses and checks a set's files; throws one error with every finding. */
 export function checkTemplateSet(source: TemplateSetSource): {
 	files: Map<string, TemplateFile>;
-	categories: z.infer<typeof CategoriesSchema>;
+	categories: Categories;
 } {
 	const diagnostics: Diagnostic[] = [];
 	const collect = (fn: () => void) => {
@@ -118,7 +123,7 @@ export function checkTemplateSet(source: TemplateSetSource): {
 			});
 		}
 	}
-	let categories: z.infer<typeof CategoriesSchema> = { other: "Other", categories: [] };
+	let categories: Categories = { other: "Other", categories: [] };
 	collect(() => {
 		const { file, text } = source.categories;
 		categories = validateYaml(
@@ -150,38 +155,22 @@ export function checkTemplateSet(source: TemplateSetSource): {
 	return { files, categories };
 }
 
-/** Checks and compiles a set. Each template is compiled exactly once. */
-export function compileTemplateSet(source: TemplateSetSource): TemplateSet {
-	const { files, categories } = checkTemplateSet(source);
-	const hb = Handlebars.create();
-	hb.unregisterHelper("log");
-	for (const [name, helper] of Object.entries(HELPERS)) hb.registerHelper(name, helper.fn);
-	const compiled = new Map<string, Handlebars.TemplateDelegate>();
-	for (const [name, t] of files) {
-		const fn = hb.compile(t.body, COMPILE_OPTIONS);
-		compiled.set(name, fn);
-		hb.registerPartial(name, fn);
-	}
-	return assembleSet(
-		source,
-		files,
-		categories,
-		(name) => compiled.get(name) as Handlebars.TemplateDelegate,
-	);
+/** What a compiled set needs besides its template functions: all plain data. */
+export interface SetMeta {
+	version: string;
+	fingerprint: string;
+	templateVersions: Record<string, string>;
+	caps: SummaryCaps;
+	markers: string[];
+	categories: Categories;
 }
 
-/** Builds the {@link TemplateSet} around compiled (or precompiled) functions. */
-export function assembleSet(
+/** The plain data of a checked set. */
+export function metaOf(
 	source: TemplateSetSource,
 	files: ReadonlyMap<string, TemplateFile>,
-	categories: z.infer<typeof CategoriesSchema>,
-	fnOf: (name: string) => Handlebars.TemplateDelegate,
-): TemplateSet {
-	const render = {} as Record<RootTemplate, Render<unknown>>;
-	for (const name of ROOT_TEMPLATES) {
-		const fn = fnOf(name);
-		render[name] = (view) => trimTrailingNewlines(fn(view));
-	}
+	categories: Categories,
+): SetMeta {
 	const templateVersions: Record<string, string> = {};
 	const markers: string[] = [];
 	for (const [name, t] of files) {
@@ -194,7 +183,49 @@ export function assembleSet(
 		templateVersions,
 		caps: files.get("collapse-context")?.meta.caps as SummaryCaps,
 		markers,
-		categorizer: compileCategories(categories),
+		categories,
+	};
+}
+
+/** How many sets were compiled from source in this process (the precompiled path adds none). */
+export let compileCount = 0;
+
+/** Checks and compiles a set. Each template is compiled exactly once. */
+export function compileTemplateSet(source: TemplateSetSource): TemplateSet {
+	const { files, categories } = checkTemplateSet(source);
+	const hb = Handlebars.create();
+	const compiled = new Map<string, Handlebars.TemplateDelegate>();
+	for (const [name, t] of files) compiled.set(name, hb.compile(t.body, COMPILE_OPTIONS));
+	compileCount++;
+	return assembleSet(metaOf(source, files, categories), hb, compiled);
+}
+
+/**
+ * Builds the {@link TemplateSet} around compiled (or precompiled) template
+ * functions, on their private Handlebars environment: our helpers and
+ * nothing else, every template a partial of the others.
+ */
+export function assembleSet(
+	meta: SetMeta,
+	env: typeof Handlebars,
+	fns: ReadonlyMap<string, Handlebars.TemplateDelegate>,
+): TemplateSet {
+	env.unregisterHelper("log");
+	env.unregisterHelper("lookup");
+	for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, helper.fn);
+	for (const [name, fn] of fns) env.registerPartial(name, fn);
+	const render = {} as Record<RootTemplate, Render<unknown>>;
+	for (const name of ROOT_TEMPLATES) {
+		const fn = fns.get(name) as Handlebars.TemplateDelegate;
+		render[name] = (view) => trimTrailingNewlines(fn(view));
+	}
+	return {
+		version: meta.version,
+		fingerprint: meta.fingerprint,
+		templateVersions: meta.templateVersions,
+		caps: meta.caps,
+		markers: meta.markers,
+		categorizer: compileCategories(meta.categories),
 		render: render as TemplateSet["render"],
 	};
 }
