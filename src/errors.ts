@@ -104,3 +104,26 @@ export function formatDiagnostic(d: Diagnostic): string {
 export function isContextError(value: unknown): value is ContextError {
 	return value instanceof ContextError;
 }
+
+/**
+ * The lines around `line` of `text` (1-based), with a gutter and, when a
+ * column is known, a caret under it:
+ *
+ *       3 | <tools>
+ *     > 4 | {{#each toolGrups}}
+ *         |         ^
+ */
+export function codeFrame(text: string, line: number, column?: number): string | undefined {
+	const lines = text.split(/\r?\n/);
+	const current = lines[line - 1];
+	if (current === undefined) return undefined;
+	const width = String(line).length;
+	const previous = lines[line - 2];
+	const rows =
+		previous === undefined ? [] : [`  ${String(line - 1).padStart(width)} | ${previous}`];
+	rows.push(`> ${String(line).padStart(width)} | ${current}`);
+	if (column !== undefined) {
+		rows.push(`  ${" ".repeat(width)} | ${current.slice(0, column - 1).replace(/[^\t]/g, " ")}^`);
+	}
+	return rows.join("\n");
+}

@@ -42,10 +42,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 			return 2;
 		}
 		if (error instanceof ContextError) {
-			io.stderr(`theway-context: ${error.message}\n`);
-			for (const d of error.diagnostics.slice(1)) io.stderr(`${formatDiagnostic(d)}\n`);
-			const first = error.diagnostics[0];
-			if (first?.frame !== undefined) io.stderr(`${first.frame}\n`);
+			if (error.diagnostics.length === 0) io.stderr(`theway-context: ${error.message}\n`);
+			for (const d of error.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
 			return 1;
 		}
 		io.stderr(

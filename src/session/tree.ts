@@ -144,7 +144,7 @@ export class SessionTree {
 		this.thinkingCol.data[i] = kind === Kind.ThinkingLevelChange ? i : from(this.thinkingCol);
 		const setsModel =
 			kind === Kind.ModelChange ||
-			(kind === Kind.Message && (this.entries[i] as MessageEntry).message.role === "assistant");
+			(kind === Kind.Message && namesModel(this.entries[i] as MessageEntry));
 		this.modelCol.data[i] = setsModel ? i : from(this.modelCol);
 	}
 
@@ -218,4 +218,10 @@ export class SessionTree {
 			line,
 		});
 	}
+}
+
+/** An assistant message that says which model wrote it. */
+function namesModel(entry: MessageEntry): boolean {
+	const m = entry.message as { role: string; provider?: unknown; model?: unknown };
+	return m.role === "assistant" && typeof m.provider === "string" && typeof m.model === "string";
 }

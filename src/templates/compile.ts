@@ -6,6 +6,7 @@
  * {@link TemplateSet} out, or one {@link ContextError} listing every problem.
  */
 import { createHash } from "node:crypto";
+import { join } from "node:path";
 import Handlebars from "handlebars";
 import type { z } from "zod";
 import { ContextError, type Diagnostic } from "../errors.js";
@@ -32,6 +33,8 @@ import { parseYaml, validateYaml } from "./yaml.js";
 export interface TemplateSetSource {
 	/** The set's version: the name of its folder (`v1`). */
 	version: string;
+	/** The set's folder. */
+	dir: string;
 	/** Template files by name (the file name without `.hbs`). */
 	templates: ReadonlyMap<string, { file: string; text: string }>;
 	categories: { file: string; text: string };
@@ -96,7 +99,7 @@ export function checkTemplateSet(source: TemplateSetSource): {
 				severity: "error",
 				code: "bad_template",
 				message: `the template set ${source.version} has no ${name}.hbs`,
-				file: source.categories.file.replace(/categories\.yaml$/, `${name}.hbs`),
+				file: join(source.dir, `${name}.hbs`),
 			});
 		}
 	}

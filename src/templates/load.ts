@@ -30,7 +30,9 @@ export function readTemplateSets(root: string): Map<string, TemplateSetSource> {
 		sets.set(basename(dir), readSet(dir, [dirname(dir)]));
 		return sets;
 	}
-	const versions = names.filter((n) => lstatSync(join(dir, n)).isDirectory()).sort(compareVersions);
+	const versions = names
+		.filter((n) => !n.startsWith(".") && lstatSync(join(dir, n)).isDirectory())
+		.sort(compareVersions);
 	if (versions.length === 0) {
 		throw new ContextError("io", "no template set here (expected v1/, v2/, … or .hbs files)", {
 			file: dir,
@@ -55,6 +57,7 @@ function readSet(dir: string, parents: readonly string[]): TemplateSetSource {
 	}
 	return {
 		version: basename(dir),
+		dir,
 		templates,
 		categories: { file: categoriesFile, text: readRegularFile(categoriesFile) },
 	};

@@ -1,11 +1,18 @@
 /**
  * The template sets of one templates folder, read once and compiled once per
- * set, on first use. Sessions pin a set by version; the default is the newest.
+ * set, on first use, or loaded precompiled when the build left an up-to-date
+ * module. Sessions pin a set by version; the default is the newest.
  */
 import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
-import { compileTemplateSet, type TemplateSet, type TemplateSetSource } from "./compile.js";
+import {
+	compileTemplateSet,
+	fingerprintOf,
+	type TemplateSet,
+	type TemplateSetSource,
+} from "./compile.js";
 import { DEFAULT_TEMPLATES_DIR, readTemplateSets } from "./load.js";
+import { loadPrecompiled, precompiledPath } from "./precompiled.js";
 
 export class TemplateRegistry {
 	private static readonly byDir = new Map<string, TemplateRegistry>();
@@ -44,7 +51,9 @@ export class TemplateRegistry {
 				{ file: this.dir },
 			);
 		}
-		const set = compileTemplateSet(source);
+		const set =
+			loadPrecompiled(precompiledPath(this.dir, wanted), fingerprintOf(source)) ??
+			compileTemplateSet(source);
 		this.compiled.set(wanted, set);
 		return set;
 	}

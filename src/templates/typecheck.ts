@@ -7,7 +7,7 @@
  */
 import Handlebars from "handlebars";
 import { z } from "zod";
-import type { Diagnostic } from "../errors.js";
+import { codeFrame, type Diagnostic } from "../errors.js";
 
 /** One template of a set, as loaded from disk. */
 export interface TemplateSource {
@@ -237,17 +237,10 @@ function withPrefixes(facts: ReadonlySet<string>, key: string): Set<string> {
 }
 
 /** The file's line with a one-line lead-in and a caret under the column. */
-function codeFrame(src: TemplateSource, line: number, column: number): string | undefined {
-	const lines = (src.fileText ?? src.body).split(/\r?\n/);
-	const index = line - (src.fileText === undefined ? src.bodyLine : 1);
-	const text = lines[index];
-	if (text === undefined) return undefined;
-	const width = String(line).length;
-	const prev = lines[index - 1];
-	const rows = prev === undefined ? [] : [`  ${String(line - 1).padStart(width)} | ${prev}`];
-	rows.push(`> ${String(line).padStart(width)} | ${text}`);
-	rows.push(`  ${" ".repeat(width)} | ${text.slice(0, column - 1).replace(/[^\t]/g, " ")}^`);
-	return rows.join("\n");
+function frameOf(src: TemplateSource, line: number, column: number): string | undefined {
+	if (src.fileText !== undefined) return codeFrame(src.fileText, line, column);
+	// Only the body is known: pad it so that its lines keep their file numbers.
+	return codeFrame("\n".repeat(src.bodyLine - 1) + src.body, line, column);
 }
 
 /**
@@ -294,7 +287,7 @@ class Checker {
 	report(tpl: Parsed, at: Pos, message: string, code = "template_type"): void {
 		const [file, line, column] = [tpl.src.file, at.line + tpl.src.bodyLine - 1, at.column + 1];
 		const d: Diagnostic = { severity: "error", code, message, file, line, column };
-		const frame = codeFrame(tpl.src, line, column);
+		const frame = frameOf(tpl.src, line, column);
 		if (frame !== undefined) d.frame = frame;
 		this.found.set(`${file}:${line}:${column}:${code}:${message}`, d);
 	}

@@ -1,0 +1,359 @@
+/**
+ * The benchmark of theway-context: `npm run bench` (1k, 10k, 100k entries) or
+ * `npm run bench -- --full` (adds 1M entries and a 500 MB compacted log).
+ *
+ * What is measured, on synthetic pi-like logs from ./generate.js (cached in bench/out/):
+ *  1. Full load vs the floor. The floor is the least any loader does: read the
+ *     file, split it into lines, JSON.parse each, keep the objects. Two floors:
+ *     `readFileSync(utf8)` + `split("\n")` (impossible past V8's max string
+ *     length, ~512 MiB), and a Buffer line reader (4 MB chunks, indexOf("\n"),
+ *     toString per line). The load is `new ContextService().loadSync(path)`
+ *     (read + validate + tree + project + render), a fresh service per run.
+ *     Medians over repeated runs after warm-up, GC between runs (untimed).
+ *  2. Time per entry (load ms / entries) and its linearity: 1M vs 100k.
+ *  3. Reload after one append: one service loads a copy of the log, then ~20
+ *     times a user message is appended (parentId = the current leaf) and the
+ *     load repeated; the median reload vs the full load.
+ *  4. System prompt render alone (template set compiled once), with tinybench.
+ *  5. Peak memory: each load in a child process (./child.js), its maxRSS.
+ * Then a verdict per target. A FAIL is reported, never fatal: the exit code is 0.
+ * MB here is 2^20 bytes, for file sizes and RSS alike.
+ */
+import { spawnSync } from "node:child_process";
+import { appendFileSync, copyFileSync, rmSync, statSync } from "node:fs";
+import { cpus } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Bench } from "tinybench";
+import { ContextService } from "../dist/index.js";
+import { renderSystemPrompt } from "../dist/render/system-prompt.js";
+import { TemplateRegistry } from "../dist/templates/registry.js";
+import { deriveSystemView } from "../dist/view/derive.js";
+import { compacted, linear, MEMORY, OUT_DIR, TOOLS } from "./generate.js";
+import {
+	bufferFloor,
+	fitsInString,
+	fmt,
+	gc,
+	median,
+	runsFor,
+	stringFloor,
+	table,
+	timeMedian,
+} from "./measure.js";
+
+const FULL = process.argv.includes("--full");
+const SIZES = [1_000, 10_000, 100_000, ...(FULL ? [1_000_000] : [])];
+const LARGEST = SIZES.at(-1);
+const MB = 1024 * 1024;
+const APPENDS = 20;
+const TARGET = { floor: 1.3, linearity: 1.25, reloadMs: 1, reloadShare: 0.05, renderUs: 20 };
+const TARGET_RSS_MB = 400;
+const CHILD = fileURLToPath(new URL("./child.js", import.meta.url));
+
+/** Progress on stderr, so stdout is the report alone. */
+function progress(message) {
+	process.stderr.write(`… ${message}\n`);
+}
+
+function label(entries) {
+	return entries >= 1_000_000 ? `${entries / 1_000_000}M` : `${entries / 1_000}k`;
+}
+
+function fileMb(path) {
+	return statSync(path).size / MB;
+}
+
+/** The logs every measurement needs, generated on first use. */
+function prepareFiles() {
+	const onGenerate = (path) => progress(`generating ${basename(path)}`);
+	const files = { linear: new Map(), compacted: compacted(LARGEST, { onGenerate }) };
+	for (const size of SIZES) files.linear.set(size, linear(size, { onGenerate }));
+	if (FULL) {
+		// As many entries as make ~500 MB, at the compacted shape's bytes per entry.
+		const sample = compacted(100_000, { onGenerate });
+		const perEntry = statSync(sample).size / 100_000;
+		const entries = Math.round((500 * MB) / perEntry / 1000) * 1000;
+		files.big = compacted(entries, { onGenerate });
+		files.bigEntries = entries;
+	}
+	return files;
+}
+
+/** 1. Floors and full load on one file. */
+function measureLoad(shape, entries, path) {
+	progress(`load vs floor: ${shape} ${label(entries)}`);
+	const plan = runsFor(entries);
+	const str = fitsInString(path) ? timeMedian(() => stringFloor(path), plan) : undefined;
+	const buf = timeMedian(() => bufferFloor(path), plan);
+	const load = timeMedian(() => new ContextService().loadSync(path), plan);
+	return { shape, entries, mb: fileMb(path), str, buf, load, floor: str ?? buf, runs: plan.runs };
+}
+
+function printLoads(loads) {
+	const rows = loads.map((r) => [
+		`${r.shape} ${label(r.entries)}`,
+		fmt(r.mb),
+		r.str === undefined ? "n/a*" : fmt(r.str),
+		fmt(r.buf),
+		fmt(r.load),
+		r.str === undefined ? "n/a*" : `${fmt(r.load / r.str, 2)}x`,
+		`${fmt(r.load / r.buf, 2)}x`,
+		fmt((r.load * 1000) / r.entries, 2),
+		String(r.runs),
+	]);
+	const headers = ["log", "file MB", "floor str ms", "floor buf ms", "load ms"];
+	headers.push("load/str", "load/buf", "us/entry", "runs");
+	console.log("\n1-2. Full load vs floor, time per entry (medians; fresh ContextService per run)");
+	console.log(table(headers, rows));
+	if (loads.some((r) => r.str === undefined)) {
+		console.log(
+			"* the file is longer than V8's max string length: readFileSync(utf8) cannot hold it;" +
+				" its floor is the Buffer line reader (floor buf).",
+		);
+	}
+	console.log(`target: 100k load <= ${TARGET.floor}x floor (floor = floor str where it exists)`);
+}
+
+/** 3. Median reload after appending one user message, on a scratch copy of `source`. */
+function measureReload(source) {
+	progress(`reload after append: ${basename(source)}`);
+	const copy = join(OUT_DIR, `scratch-${process.pid}-${basename(source)}`);
+	copyFileSync(source, copy);
+	try {
+		const service = new ContextService();
+		let bundle = service.loadSync(copy);
+		const first = bundle.meta.entryCount;
+		const times = [];
+		for (let i = 0; i < APPENDS + 3; i++) {
+			appendFileSync(copy, `${JSON.stringify(appended(bundle.meta.leafId, i))}\n`);
+			gc();
+			const start = performance.now();
+			bundle = service.loadSync(copy);
+			if (i >= 3) times.push(performance.now() - start);
+		}
+		if (bundle.meta.entryCount !== first + APPENDS + 3) throw new Error("appends were not read");
+		return { ms: median(times), messages: bundle.messages.length };
+	} finally {
+		rmSync(copy, { force: true });
+	}
+}
+
+function appended(parentId, i) {
+	const timestamp = Date.UTC(2027, 0, 1) + i * 1000;
+	return {
+		type: "message",
+		id: `bench-append-${i}`,
+		parentId,
+		timestamp: new Date(timestamp).toISOString(),
+		message: {
+			role: "user",
+			content: [{ type: "text", text: `One more thing (${i}).` }],
+			timestamp,
+		},
+	};
+}
+
+function printReloads(reloads) {
+	const rows = reloads.map((r) => [
+		r.name,
+		fmt(r.full),
+		fmt(r.ms, 3),
+		`${fmt((100 * r.ms) / r.full, 2)}%`,
+		String(r.messages),
+		r.target,
+	]);
+	const headers = ["log", "full load ms", "reload ms", "reload/full", "messages", "target"];
+	console.log(`\n3. Reload after appending one entry (median of ${APPENDS} appends, one service)`);
+	console.log(table(headers, rows));
+}
+
+/** 4. renderSystemPrompt alone, template set compiled once, with tinybench. */
+async function measureRender() {
+	progress("system prompt render");
+	const set = TemplateRegistry.for().get();
+	const header = {
+		type: "session",
+		version: 3,
+		id: "session-456",
+		timestamp: "2026-01-01T00:00:00.000Z",
+		cwd: "/home/user/project",
+		parentSession: "session-123",
+	};
+	const metadata = { tools: TOOLS, memory: MEMORY, collapseNodeId: "node-01JEXAMPLE0000000000" };
+	const view = deriveSystemView(header, metadata, set.categorizer);
+	const bench = new Bench({ time: 2000, warmupTime: 300 });
+	bench.add("renderSystemPrompt", () => renderSystemPrompt(set, view));
+	await bench.run();
+	const { latency } = bench.tasks[0].result;
+	const length = renderSystemPrompt(set, view).length;
+	return {
+		p50: latency.p50 * 1000,
+		p99: latency.p99 * 1000,
+		samples: latency.samplesCount,
+		length,
+	};
+}
+
+function printRender(r) {
+	console.log(
+		"\n4. System prompt render (tinybench, 2 s; set compiled once; 20 tools, memory, lineage)",
+	);
+	const headers = ["render", "median us", "p99 us", "samples", "prompt chars", "target"];
+	const row = ["renderSystemPrompt", fmt(r.p50, 2), fmt(r.p99, 2), String(r.samples)];
+	row.push(String(r.length), `median <= ${TARGET.renderUs} us`);
+	console.log(table(headers, [row]));
+}
+
+/** 5. One load in a child process: its peak RSS. */
+function measurePeak(name, path) {
+	progress(`peak memory: ${name}`);
+	const args = ["--expose-gc", CHILD, path ?? "--baseline"];
+	const child = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: MB });
+	const mb = path === undefined ? 0 : fileMb(path);
+	if (child.status !== 0) {
+		const reason = (child.stderr.match(/FATAL ERROR[^\n]*|Error[^\n]*/) ?? ["crashed"])[0];
+		return { name, mb, error: `${reason.slice(0, 60)} (exit ${child.status ?? child.signal})` };
+	}
+	const out = JSON.parse(child.stdout.trim().split("\n").at(-1));
+	return { name, mb, rss: out.maxRssKb / 1024, ms: out.ms, messages: out.messages };
+}
+
+function printPeaks(peaks) {
+	const rows = peaks.map((p) =>
+		p.error
+			? [p.name, fmt(p.mb), "–", "–", "–", "–", p.error]
+			: [
+					p.name,
+					p.mb === 0 ? "–" : fmt(p.mb),
+					fmt(p.rss),
+					p.mb === 0 ? "–" : `${fmt(p.rss / p.mb, 2)}x`,
+					String(p.messages),
+					fmt(p.ms),
+					p.big ? `<= ${TARGET_RSS_MB} MB RSS` : "",
+				],
+	);
+	console.log("\n5. Peak memory (one load per child process: node --expose-gc bench/child.js)");
+	const headers = ["log", "file MB", "peak RSS MB", "RSS/file", "messages", "load ms", "target"];
+	console.log(table(headers, rows));
+}
+
+/** One verdict line: PASS, FAIL or SKIP, the target, the figure. */
+function verdict(ok, target, figure) {
+	const status = ok === undefined ? "SKIP" : ok ? "PASS" : "FAIL";
+	return { status, line: `${status}  ${target.padEnd(46)} ${figure}` };
+}
+
+function verdicts({ loads, reloads, render, peaks }) {
+	const perEntry = (n) => {
+		const r = loads.find((l) => l.shape === "linear" && l.entries === n);
+		return r && r.load / r.entries;
+	};
+	const at100k = loads.find((l) => l.shape === "linear" && l.entries === 100_000);
+	const floorRatio = at100k && at100k.load / at100k.floor;
+	const lin = FULL ? perEntry(1_000_000) / perEntry(100_000) : undefined;
+	const [linReload, cmpReload] = reloads;
+	const big = peaks.find((p) => p.big);
+	return [
+		verdict(
+			floorRatio && floorRatio <= TARGET.floor,
+			`100k load <= ${TARGET.floor}x floor`,
+			floorRatio
+				? `${fmt(floorRatio, 2)}x (${fmt(at100k.load)} ms vs ${fmt(at100k.floor)} ms)`
+				: "–",
+		),
+		verdict(
+			FULL ? lin <= TARGET.linearity : undefined,
+			`per-entry time at 1M <= ${TARGET.linearity}x 100k`,
+			FULL
+				? `${fmt(lin, 2)}x (${fmt(perEntry(1_000_000) * 1000, 2)} vs ${fmt(perEntry(100_000) * 1000, 2)} us/entry)`
+				: `needs --full (10k -> 100k: ${fmt(perEntry(100_000) / perEntry(10_000), 2)}x)`,
+		),
+		verdict(
+			linReload && linReload.ms / linReload.full <= TARGET.reloadShare,
+			`reload <= ${TARGET.reloadShare * 100}% of full load (linear 100k)`,
+			linReload
+				? `${fmt((100 * linReload.ms) / linReload.full, 2)}% (${fmt(linReload.ms, 2)} ms)`
+				: "–",
+		),
+		verdict(
+			cmpReload && cmpReload.ms <= TARGET.reloadMs,
+			`reload <= ${TARGET.reloadMs} ms (${cmpReload?.name ?? "compacted"})`,
+			cmpReload ? `${fmt(cmpReload.ms, 3)} ms${FULL ? "" : " (100k; 1M needs --full)"}` : "–",
+		),
+		verdict(
+			render && render.p50 <= TARGET.renderUs,
+			`render median <= ${TARGET.renderUs} us`,
+			render ? `${fmt(render.p50, 2)} us (p99 ${fmt(render.p99, 2)} us)` : "–",
+		),
+		verdict(
+			big ? big.rss !== undefined && big.rss <= TARGET_RSS_MB : undefined,
+			`500 MB compacted log within ${TARGET_RSS_MB} MB RSS`,
+			big ? (big.error ?? `${fmt(big.rss)} MB RSS (file ${fmt(big.mb)} MB)`) : "needs --full",
+		),
+	];
+}
+
+/** Runs `fn`, reporting (not throwing) an error, so one failure keeps the report going. */
+async function attempt(name, fn) {
+	try {
+		return await fn();
+	} catch (error) {
+		console.log(`\nERROR in ${name}: ${error instanceof Error ? error.message : error}`);
+		return undefined;
+	}
+}
+
+async function main() {
+	const cpu = cpus()[0]?.model ?? "?";
+	console.log(`theway-context benchmark${FULL ? " (--full)" : ""}: node ${process.version},`);
+	console.log(
+		`${process.platform} ${process.arch}, ${cpus().length} x ${cpu}, ${new Date().toISOString()}`,
+	);
+	if (globalThis.gc === undefined) console.log("warning: run with --expose-gc for GC between runs");
+	const files = prepareFiles();
+
+	const loads = [];
+	for (const [size, path] of files.linear) {
+		const row = await attempt(`load ${label(size)}`, () => measureLoad("linear", size, path));
+		if (row) loads.push(row);
+	}
+	const cmp = await attempt("load compacted", () =>
+		measureLoad("compacted", LARGEST, files.compacted),
+	);
+	if (cmp) loads.push(cmp);
+	printLoads(loads);
+
+	const reloads = [];
+	const fullOf = (shape, n) => loads.find((l) => l.shape === shape && l.entries === n)?.load;
+	const cases = [
+		["linear 100k", files.linear.get(100_000), fullOf("linear", 100_000), "<= 5% of full"],
+		[`compacted ${label(LARGEST)}`, files.compacted, fullOf("compacted", LARGEST), "<= 1 ms"],
+	];
+	for (const [name, path, full, target] of cases) {
+		const r = await attempt(`reload ${name}`, () => measureReload(path));
+		reloads.push(r && { name, full, target, ...r });
+	}
+	printReloads(reloads.filter(Boolean));
+
+	const render = await attempt("render", measureRender);
+	if (render) printRender(render);
+
+	const peaks = [measurePeak("baseline (no load)")];
+	for (const [size, path] of files.linear) peaks.push(measurePeak(`linear ${label(size)}`, path));
+	peaks.push(measurePeak(`compacted ${label(LARGEST)}`, files.compacted));
+	if (files.big) {
+		const big = measurePeak(`compacted ${label(files.bigEntries)} (~500 MB)`, files.big);
+		peaks.push({ ...big, big: true });
+	}
+	printPeaks(peaks);
+
+	const lines = verdicts({ loads, reloads, render, peaks });
+	console.log("\nTargets");
+	for (const v of lines) console.log(v.line);
+	const failed = lines.filter((v) => v.status === "FAIL").length;
+	console.log(failed === 0 ? "\nAll run targets pass." : `\n${failed} target(s) FAIL (see above).`);
+}
+
+await main();
+process.exitCode = 0;
