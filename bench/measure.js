@@ -43,7 +43,8 @@ export function timeMedians(fns, { runs, warmup = 1 }) {
 			const start = performance.now();
 			const kept = fns[name]();
 			times[name].push(performance.now() - start);
-			if (kept === undefined) throw new Error(`${name}: a timed function must return what it built`);
+			if (kept === undefined)
+				throw new Error(`${name}: a timed function must return what it built`);
 		}
 	}
 	gc();

@@ -23,6 +23,8 @@ import { deriveSummary, deriveSystemView, type ViewOptions } from "./view/derive
 export interface ServiceOptions extends ParseOptions {
 	/** The templates folder (default: the package's own `templates/`). */
 	templates?: string;
+	/** The template registry to use (default: the shared one of `templates`, read once per process). */
+	registry?: TemplateRegistry;
 }
 
 export interface LoadOptions extends ViewOptions {
@@ -70,7 +72,7 @@ export class ContextService {
 	private readonly registry: TemplateRegistry;
 
 	constructor(private readonly options: ServiceOptions = {}) {
-		this.registry = TemplateRegistry.for(options.templates);
+		this.registry = options.registry ?? TemplateRegistry.for(options.templates);
 	}
 
 	/** Loads the context bundle of the session log at `path`. */

@@ -23,7 +23,8 @@ export interface FixtureOptions {
 	fixtures: string;
 	/** Folder holding the snapshots. */
 	snapshots: string;
-	templates?: string;
+	/** The service that renders them (default: one on the bundled templates). */
+	service?: ContextService;
 	/** Rewrite snapshots that drifted or are missing. */
 	update?: boolean;
 }
@@ -44,8 +45,7 @@ export function listFixtures(dir: string): string[] {
 }
 
 /** The current rendering of one fixture, as snapshot text. */
-export function renderFixture(fixture: string, templates?: string): string {
-	const service = new ContextService(templates === undefined ? {} : { templates });
+export function renderFixture(fixture: string, service = new ContextService()): string {
 	const bundle = service.loadSync(fixture);
 	return snapshotText(bundle, service.convertToLlm(bundle));
 }
@@ -55,7 +55,7 @@ export function checkFixtures(options: FixtureOptions): FixtureResult[] {
 	return listFixtures(options.fixtures).map((fixture) => {
 		const name = relative(options.fixtures, fixture).replace(/\.jsonl$/, "");
 		const snapshot = join(options.snapshots, `${name}.txt`);
-		const actual = renderFixture(fixture, options.templates);
+		const actual = renderFixture(fixture, options.service);
 		const expected = existsSync(snapshot) ? readFileSync(snapshot, "utf8") : undefined;
 		const diff = diffLines(expected ?? "", actual);
 		let status: FixtureResult["status"] =

@@ -27,11 +27,10 @@ export function checkReadme(
 	text: string,
 	file: string,
 	root: string,
-	templates?: string,
+	service = new ContextService(),
 ): ReadmeCheck {
 	const lines = text.split("\n");
 	const diagnostics: Diagnostic[] = [];
-	const service = new ContextService(templates === undefined ? {} : { templates });
 	let examples = 0;
 	for (let i = 0; i < lines.length; i++) {
 		const match = MARKER.exec(lines[i] as string);

@@ -19,10 +19,12 @@ import {
 } from "../build/lock.js";
 import { checkReadme } from "../build/readme.js";
 import { ContextError, codeFrame, type Diagnostic, formatDiagnostic } from "../errors.js";
+import { ContextService } from "../service.js";
 import { fingerprintOf, type TemplateSetSource } from "../templates/compile.js";
 import { parseTemplateFile } from "../templates/front-matter.js";
 import { DEFAULT_TEMPLATES_DIR, readTemplateSets } from "../templates/load.js";
 import { precompiledPath, precompileTemplateSet } from "../templates/precompiled.js";
+import { TemplateRegistry } from "../templates/registry.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 import { type Io, parseCommandArgs } from "./io.js";
 
@@ -108,11 +110,12 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
 		writeFileSync(path, module);
 	}
 
-	// 4. Fixtures against their snapshots.
+	// 4. Fixtures against their snapshots, rendered with the templates as they are now.
+	const service = new ContextService({ registry: new TemplateRegistry(templates) });
 	const results = checkFixtures({
 		fixtures: resolve(io.cwd, values.fixtures ?? join("test", "fixtures")),
 		snapshots: resolve(io.cwd, values.snapshots ?? "snapshots"),
-		templates,
+		service,
 		update,
 	});
 	for (const r of results) {
@@ -134,7 +137,7 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
 	// 5. README examples against the real rendering.
 	const readme = resolve(io.cwd, values.readme ?? "README.md");
 	if (existsSync(readme)) {
-		const check = checkReadme(readFileSync(readme, "utf8"), readme, dirname(readme), templates);
+		const check = checkReadme(readFileSync(readme, "utf8"), readme, dirname(readme), service);
 		if (update && check.diagnostics.length > 0) {
 			writeFileSync(readme, check.updated);
 			for (const d of check.diagnostics) io.stdout(`updated ${readme}:${d.line}\n${d.message}\n`);

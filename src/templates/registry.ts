@@ -19,9 +19,10 @@ export class TemplateRegistry {
 	private sources: Map<string, TemplateSetSource> | undefined;
 	private readonly compiled = new Map<string, TemplateSet>();
 
-	private constructor(readonly dir: string) {}
+	/** A registry of its own (the shared one of a folder is {@link TemplateRegistry.for}). */
+	constructor(readonly dir: string = DEFAULT_TEMPLATES_DIR) {}
 
-	/** The shared registry of a templates folder (default: the package's own). */
+	/** The shared registry of a templates folder (default: the package's own): read once per process. */
 	static for(dir: string = DEFAULT_TEMPLATES_DIR): TemplateRegistry {
 		const key = resolve(dir);
 		let registry = TemplateRegistry.byDir.get(key);

@@ -1,0 +1,144 @@
+/**
+ * The benchmark's report: one aligned plain-text table per measurement, then a
+ * verdict per target (PASS, FAIL, or SKIP when the run did not measure it).
+ */
+import { fmt, table } from "./measure.js";
+
+/** The targets, next to which every figure is printed. */
+export const TARGET = {
+	floor: 1.3,
+	linearity: 1.25,
+	reloadMs: 1,
+	reloadShare: 0.05,
+	renderUs: 20,
+	rssMb: 400,
+};
+
+/** 1000 → "1k", 1000000 → "1M". */
+export function label(entries) {
+	return entries >= 1_000_000 ? `${entries / 1_000_000}M` : `${entries / 1_000}k`;
+}
+
+export function printLoads(loads) {
+	const rows = loads.map((r) => [
+		`${r.shape} ${label(r.entries)}`,
+		fmt(r.mb),
+		r.str === undefined ? "n/a*" : fmt(r.str),
+		fmt(r.buf),
+		fmt(r.load),
+		r.str === undefined ? "n/a*" : `${fmt(r.load / r.str, 2)}x`,
+		`${fmt(r.load / r.buf, 2)}x`,
+		fmt((r.load * 1000) / r.entries, 2),
+		String(r.runs),
+	]);
+	const headers = ["log", "file MB", "floor str ms", "floor buf ms", "load ms"];
+	headers.push("load/str", "load/buf", "us/entry", "runs");
+	console.log("\n1-2. Full load vs floor, time per entry (medians; fresh ContextService per run)");
+	console.log(table(headers, rows));
+	if (loads.some((r) => r.str === undefined)) {
+		console.log(
+			"* the file is longer than V8's max string length: readFileSync(utf8) cannot hold it;" +
+				" its floor is the Buffer line reader (floor buf).",
+		);
+	}
+	console.log(`target: 100k load <= ${TARGET.floor}x floor (floor = floor str where it exists)`);
+}
+
+export function printReloads(reloads, appends) {
+	const rows = reloads.map((r) => [
+		r.name,
+		fmt(r.full),
+		fmt(r.ms, 3),
+		`${fmt((100 * r.ms) / r.full, 2)}%`,
+		String(r.messages),
+		r.target,
+	]);
+	const headers = ["log", "full load ms", "reload ms", "reload/full", "messages", "target"];
+	console.log(`\n3. Reload after appending one entry (median of ${appends} appends, one service)`);
+	console.log(table(headers, rows));
+}
+
+export function printRender(r) {
+	console.log(
+		"\n4. System prompt render (tinybench, 2 s; set compiled once; 20 tools, memory, lineage)",
+	);
+	const headers = ["render", "median us", "p99 us", "samples", "prompt chars", "target"];
+	const row = ["renderSystemPrompt", fmt(r.p50, 2), fmt(r.p99, 2), String(r.samples)];
+	row.push(String(r.length), `median <= ${TARGET.renderUs} us`);
+	console.log(table(headers, [row]));
+}
+
+export function printPeaks(peaks) {
+	const rows = peaks.map((p) =>
+		p.error
+			? [p.name, fmt(p.mb), "–", "–", "–", "–", p.error]
+			: [
+					p.name,
+					p.mb === 0 ? "–" : fmt(p.mb),
+					fmt(p.rss),
+					p.mb === 0 ? "–" : `${fmt(p.rss / p.mb, 2)}x`,
+					String(p.messages),
+					fmt(p.ms),
+					p.big ? `<= ${TARGET.rssMb} MB RSS` : "",
+				],
+	);
+	console.log("\n5. Peak memory (one load per child process: node --expose-gc bench/child.js)");
+	const headers = ["log", "file MB", "peak RSS MB", "RSS/file", "messages", "load ms", "target"];
+	console.log(table(headers, rows));
+}
+
+/** One verdict line: PASS, FAIL or SKIP, the target, the figure. */
+function verdict(ok, target, figure) {
+	const status = ok === undefined ? "SKIP" : ok ? "PASS" : "FAIL";
+	return { status, line: `${status}  ${target.padEnd(46)} ${figure}` };
+}
+
+export function verdicts({ loads, reloads, render, peaks }, full) {
+	const perEntry = (n) => {
+		const r = loads.find((l) => l.shape === "linear" && l.entries === n);
+		return r && r.load / r.entries;
+	};
+	const at100k = loads.find((l) => l.shape === "linear" && l.entries === 100_000);
+	const floorRatio = at100k && at100k.load / at100k.floor;
+	const lin = full ? perEntry(1_000_000) / perEntry(100_000) : undefined;
+	const [linReload, cmpReload] = reloads;
+	const big = peaks.find((p) => p.big);
+	return [
+		verdict(
+			floorRatio && floorRatio <= TARGET.floor,
+			`100k load <= ${TARGET.floor}x floor`,
+			floorRatio
+				? `${fmt(floorRatio, 2)}x (${fmt(at100k.load)} ms vs ${fmt(at100k.floor)} ms)`
+				: "–",
+		),
+		verdict(
+			full ? lin <= TARGET.linearity : undefined,
+			`per-entry time at 1M <= ${TARGET.linearity}x 100k`,
+			full
+				? `${fmt(lin, 2)}x (${fmt(perEntry(1_000_000) * 1000, 2)} vs ${fmt(perEntry(100_000) * 1000, 2)} us/entry)`
+				: `needs --full (10k -> 100k: ${fmt(perEntry(100_000) / perEntry(10_000), 2)}x)`,
+		),
+		verdict(
+			linReload && linReload.ms / linReload.full <= TARGET.reloadShare,
+			`reload <= ${TARGET.reloadShare * 100}% of full load (linear 100k)`,
+			linReload
+				? `${fmt((100 * linReload.ms) / linReload.full, 2)}% (${fmt(linReload.ms, 2)} ms)`
+				: "–",
+		),
+		verdict(
+			cmpReload && cmpReload.ms <= TARGET.reloadMs,
+			`reload <= ${TARGET.reloadMs} ms (${cmpReload?.name ?? "compacted"})`,
+			cmpReload ? `${fmt(cmpReload.ms, 3)} ms${full ? "" : " (100k; 1M needs --full)"}` : "–",
+		),
+		verdict(
+			render && render.p50 <= TARGET.renderUs,
+			`render median <= ${TARGET.renderUs} us`,
+			render ? `${fmt(render.p50, 2)} us (p99 ${fmt(render.p99, 2)} us)` : "–",
+		),
+		verdict(
+			big ? big.rss !== undefined && big.rss <= TARGET.rssMb : undefined,
+			`500 MB compacted log within ${TARGET.rssMb} MB RSS`,
+			big ? (big.error ?? `${fmt(big.rss)} MB RSS (file ${fmt(big.mb)} MB)`) : "needs --full",
+		),
+	];
+}

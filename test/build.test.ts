@@ -1,0 +1,221 @@
+/**
+ * The build step end to end, on a throwaway project: templates, lock,
+ * fixtures, snapshots and a README. One test per class of error, asserting
+ * the code or message, the file:line:column and the exit code.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../src/cli/main.js";
+import { ContextError, ContextService } from "../src/index.js";
+import { compileCount } from "../src/templates/compile.js";
+import { TemplateRegistry } from "../src/templates/registry.js";
+import { ROOT } from "./support/template-sets.js";
+
+const EXAMPLE = join(ROOT, "test/fixtures/examples/2-collapse-child.jsonl");
+
+/** A project folder with the bundled templates, one fixture and a README example. */
+function project(): string {
+	const dir = mkdtempSync(join(tmpdir(), "theway-build-"));
+	cpSync(join(ROOT, "templates/v1"), join(dir, "templates/v1"), { recursive: true });
+	cpSync(join(ROOT, "categories.yaml"), join(dir, "categories.yaml"));
+	mkdirSync(join(dir, "test/fixtures"), { recursive: true });
+	cpSync(EXAMPLE, join(dir, "test/fixtures/child.jsonl"));
+	writeFileSync(
+		join(dir, "README.md"),
+		"# demo\n\n<!-- rendered: test/fixtures/child.jsonl lineage -->\n```text\n```\n",
+	);
+	return dir;
+}
+
+async function build(dir: string, ...args: string[]) {
+	let stdout = "";
+	let stderr = "";
+	const code = await main(["build", "--templates", join(dir, "templates"), ...args], {
+		stdout: (t) => {
+			stdout += t;
+		},
+		stderr: (t) => {
+			stderr += t;
+		},
+		cwd: dir,
+	});
+	return { code, stdout, stderr };
+}
+
+const edit = (file: string, from: string | RegExp, to: string) =>
+	writeFileSync(file, readFileSync(file, "utf8").replace(from, to));
+
+/** A project whose lock, snapshots and README are up to date. */
+async function ready(): Promise<string> {
+	const dir = project();
+	expect((await build(dir, "--update")).code).toBe(0);
+	expect(await build(dir)).toMatchObject({ code: 0, stderr: "" });
+	return dir;
+}
+
+describe("build", () => {
+	it("records the lock, snapshots and README examples with --update, then passes", async () => {
+		const dir = await ready();
+		const lock = JSON.parse(readFileSync(join(dir, "templates/lock.json"), "utf8"));
+		expect(lock.sets.v1.templates.harness.version).toBe("1.0.0");
+		expect(lock.sets.v1.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+		expect(readFileSync(join(dir, "snapshots/child.txt"), "utf8")).toContain("<lineage>");
+		expect(readFileSync(join(dir, "README.md"), "utf8")).toContain(
+			"node id: node-01JEXAMPLE0000000000000000",
+		);
+	});
+
+	it("fails on a typo in a path, at file:line:column, with a frame and a suggestion", async () => {
+		const dir = await ready();
+		edit(join(dir, "templates/v1/environment.hbs"), "{{environment.cwd}}", "{{environment.cdw}}");
+		const { code, stderr } = await build(dir);
+		expect(code).toBe(1);
+		expect(stderr).toContain('environment.hbs:6:30: "environment.cdw" does not exist');
+		expect(stderr).toContain('(did you mean "cwd"?)');
+		expect(stderr).toContain("> 6 | Current working directory: {{environment.cdw}}");
+	});
+
+	it("fails on a removed partial, naming the caller", async () => {
+		const dir = await ready();
+		rmSync(join(dir, "templates/v1/lineage.hbs"));
+		const { code, stderr } = await build(dir);
+		expect(code).toBe(1);
+		expect(stderr).toMatch(/lineage\.hbs: the template set v1 has no lineage\.hbs/);
+		expect(stderr).toMatch(/system\.hbs:17:1: unknown partial "lineage"/);
+	});
+
+	it("fails on a text change without a version bump, naming the template", async () => {
+		const dir = await ready();
+		edit(join(dir, "templates/v1/harness.hbs"), "Be brief.", "Be very brief.");
+		const { code, stderr } = await build(dir);
+		expect(code).toBe(1);
+		expect(stderr).toMatch(/harness\.hbs:3:1: harness changed but its version is still 1\.0\.0/);
+		expect((await build(dir, "--update")).code).toBe(1); // --update refuses too
+	});
+
+	it("wants the lock updated after a bump, and takes it with --update", async () => {
+		const dir = await ready();
+		edit(join(dir, "templates/v1/harness.hbs"), "Be brief.", "Be very brief.");
+		edit(join(dir, "templates/v1/harness.hbs"), 'version: "1.0.0"', 'version: "1.1.0"');
+		const stale = await build(dir);
+		expect(stale.code).toBe(1);
+		expect(stale.stderr).toContain(
+			"lock is out of date: v1/harness changed (version 1.0.0 → 1.1.0)",
+		);
+		const updated = await build(dir, "--update");
+		expect(updated.code).toBe(0);
+		expect(updated.stdout).toContain("updated");
+		expect((await build(dir)).code).toBe(0);
+	});
+
+	it("refuses a version that goes backwards", async () => {
+		const dir = await ready();
+		edit(join(dir, "templates/v1/tools.hbs"), 'version: "1.0.0"', 'version: "0.9.0"');
+		const { code, stderr } = await build(dir);
+		expect(code).toBe(1);
+		expect(stderr).toMatch(/tools\.hbs:3: tools's version went back from 1\.0\.0 to 0\.9\.0/);
+	});
+
+	it("wants tools bumped when categories.yaml changes", async () => {
+		const dir = await ready();
+		edit(join(dir, "categories.yaml"), "[bash]", "[bash, sh]");
+		const { code, stderr } = await build(dir);
+		expect(code).toBe(1);
+		expect(stderr).toMatch(
+			/categories\.yaml:1: categories\.yaml changed.*bump the version of tools\.hbs/,
+		);
+	});
+
+	it("shows a snapshot drift as a diff; --update rewrites it and prints the change", async () => {
+		const dir = await ready();
+		writeFileSync(
+			join(dir, "test/fixtures/child.jsonl"),
+			readFileSync(EXAMPLE, "utf8").replaceAll("session-123", "session-999"),
+		);
+		const { code, stderr } = await build(dir);
+		expect(code).toBe(1);
+		expect(stderr).toContain("rendering drifted from");
+		expect(stderr).toContain("- source session id: session-123");
+		expect(stderr).toContain("+ source session id: session-999");
+		const updated = await build(dir, "--update");
+		expect(updated.stdout).toContain("+ source session id: session-999");
+		expect(readFileSync(join(dir, "snapshots/child.txt"), "utf8")).toContain("session-999");
+	});
+
+	it("fails when a README example differs from the real rendering", async () => {
+		const dir = await ready();
+		edit(join(dir, "README.md"), "node id: node-01JEXAMPLE0000000000000000", "node id: made-up");
+		const { code, stderr } = await build(dir);
+		expect(code).toBe(1);
+		expect(stderr).toMatch(/README\.md:5: this example differs from the real rendering/);
+		expect(stderr).toContain("- node id: made-up");
+	});
+});
+
+describe("template sets side by side", () => {
+	/** A templates folder with v1 and a v2 whose introduction differs. */
+	function twoSets(): string {
+		const dir = project();
+		cpSync(join(dir, "templates/v1"), join(dir, "templates/v2"), { recursive: true });
+		edit(
+			join(dir, "templates/v2/harness.hbs"),
+			"a minimal coding assistant",
+			"a careful coding assistant",
+		);
+		edit(join(dir, "templates/v2/harness.hbs"), 'version: "1.0.0"', 'version: "2.0.0"');
+		return join(dir, "templates");
+	}
+	const pinned = (version: string | null) => {
+		const text = readFileSync(EXAMPLE, "utf8");
+		const pin = `{"type":"custom","customType":"session_metadata","id":"pin","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","data":{"templateVersion":${JSON.stringify(version)}}}\n`;
+		const file = join(mkdtempSync(join(tmpdir(), "theway-pin-")), "s.jsonl");
+		writeFileSync(file, version === null ? text : text + pin);
+		return file;
+	};
+
+	it("renders each session with the set it pinned; the newest otherwise", () => {
+		const service = new ContextService({ templates: twoSets() });
+		const v1 = service.loadSync(pinned("v1"));
+		const v2 = service.loadSync(pinned("v2"));
+		const newest = service.loadSync(pinned(null));
+		expect(v1.meta.templateVersion).toBe("v1");
+		expect(v1.systemPrompt).toContain("a minimal coding assistant");
+		expect(v2.meta.templateVersion).toBe("v2");
+		expect(v2.systemPrompt).toContain("a careful coding assistant");
+		expect(newest.meta.templateVersion).toBe("v2");
+		expect(v1.meta.templateFingerprint).not.toBe(v2.meta.templateFingerprint);
+		expect(v1.systemPrompt.replace("minimal", "careful")).toBe(v2.systemPrompt);
+	});
+
+	it("fails clearly on a pin to a set that does not exist", () => {
+		const service = new ContextService({ templates: twoSets() });
+		expect(() => service.loadSync(pinned("v9"))).toThrow(ContextError);
+		expect(() => service.loadSync(pinned("v9"))).toThrow(/no template set "v9" \(have: v1, v2\)/);
+	});
+});
+
+describe("the precompiled runtime", () => {
+	it("renders from the build's precompiled sets without compiling anything", async () => {
+		const dir = await ready();
+		const before = compileCount;
+		const registry = new TemplateRegistry(join(dir, "templates"));
+		const set = registry.get("v1");
+		expect(compileCount).toBe(before);
+		const bundle = new ContextService({ registry }).loadSync(EXAMPLE);
+		expect(compileCount).toBe(before);
+		expect(bundle.meta.templateFingerprint).toBe(set.fingerprint);
+		expect(bundle.systemPrompt).toBe(new ContextService().loadSync(EXAMPLE).systemPrompt);
+	});
+
+	it("compiles from source when the precompiled set is stale", async () => {
+		const dir = await ready();
+		edit(join(dir, "templates/v1/lineage.hbs"), "Collapse event:", "Collapse event (edited):");
+		const before = compileCount;
+		const registry = new TemplateRegistry(join(dir, "templates"));
+		const bundle = new ContextService({ registry }).loadSync(EXAMPLE);
+		expect(compileCount).toBe(before + 1);
+		expect(bundle.systemPrompt).toContain("Collapse event (edited):");
+	});
+});
