@@ -26,13 +26,13 @@ export function median(values) {
  * Times each function of `fns` `runs` times after `warmup` untimed rounds,
  * interleaved (the order rotates each round, so drift and GC state hit all
  * alike), a GC before each call; a result stays alive until the clock stops.
- * Returns the median ms of each, by name.
+ * Returns the ms of every timed run, by name, in round order.
  * @template {string} K
  * @param {Record<K, () => unknown>} fns
  * @param {{runs: number, warmup?: number}} plan
- * @returns {Record<K, number>}
+ * @returns {Record<K, number[]>}
  */
-export function timeMedians(fns, { runs, warmup = 1 }) {
+export function timeRounds(fns, { runs, warmup = 1 }) {
 	const names = Object.keys(fns);
 	for (let i = 0; i < warmup; i++) for (const name of names) fns[name]();
 	const times = Object.fromEntries(names.map((name) => [name, []]));
@@ -48,14 +48,19 @@ export function timeMedians(fns, { runs, warmup = 1 }) {
 		}
 	}
 	gc();
-	return Object.fromEntries(names.map((name) => [name, median(times[name])]));
+	return times;
+}
+
+/** The median of the per-round ratios `a[i] / b[i]`: pairs cancel drift between rounds. */
+export function pairedRatio(a, b) {
+	return median(a.map((value, i) => value / b[i]));
 }
 
 /** Runs and warm-ups for a file of `entries` entries: more for small, fewer for big. */
 export function runsFor(entries) {
 	if (entries <= 1_000) return { runs: 51, warmup: 5 };
 	if (entries <= 10_000) return { runs: 21, warmup: 3 };
-	if (entries <= 100_000) return { runs: 7, warmup: 1 };
+	if (entries <= 100_000) return { runs: 9, warmup: 2 };
 	return { runs: 5, warmup: 1 };
 }
 

@@ -35,9 +35,10 @@ import {
 	fitsInString,
 	gc,
 	median,
+	pairedRatio,
 	runsFor,
 	stringFloor,
-	timeMedians,
+	timeRounds,
 } from "./measure.js";
 import { label, printLoads, printPeaks, printReloads, printRender, verdicts } from "./report.js";
 
@@ -82,8 +83,14 @@ function measureLoad(shape, entries, path) {
 		load: () => new ContextService().loadSync(path),
 		...(fitsInString(path) ? { str: () => stringFloor(path) } : {}),
 	};
-	const { str, buf, load } = timeMedians(fns, plan);
-	return { shape, entries, mb: fileMb(path), str, buf, load, floor: str ?? buf, runs: plan.runs };
+	const times = timeRounds(fns, plan);
+	const [str, buf, load] = [times.str && median(times.str), median(times.buf), median(times.load)];
+	const ratios = {
+		str: times.str && pairedRatio(times.load, times.str),
+		buf: pairedRatio(times.load, times.buf),
+	};
+	const floor = str ?? buf;
+	return { shape, entries, mb: fileMb(path), str, buf, load, floor, ratios, runs: plan.runs };
 }
 
 /** 3. Median reload after appending one user message, on a scratch copy of `source`. */

@@ -72,7 +72,11 @@ export class LogParser {
 	readonly diagnostics: Diagnostic[] = [];
 	/** The warning for a torn last line, if the bytes on disk end in one (not consumed). */
 	tornLine: Diagnostic | undefined;
-	private pending: Buffer | undefined;
+	/** The pieces of an unfinished line, and their length. */
+	private pending: Buffer[] = [];
+	private pendingBytes = 0;
+	/** The last line parsed had no newline (the bytes on disk ended there). */
+	private unterminated = false;
 	private skipping = false;
 	private readonly migration: MigrationState = { previousId: null };
 	private readonly lenient: boolean;
@@ -87,43 +91,67 @@ export class LogParser {
 	}
 
 	/** Parses every complete line in `chunk` (plus what was left over before). */
-	push(chunk: Buffer, out: ParsedEntry[]): void {
+	push(input: Buffer, out: ParsedEntry[]): void {
 		this.tornLine = undefined;
+		let chunk = input;
+		if (this.unterminated && chunk.length > 0) {
+			// The last read ended in a complete line without its newline: this is it.
+			this.unterminated = false;
+			if (chunk[0] === NEWLINE) {
+				this.offset += 1;
+				chunk = chunk.subarray(1);
+			}
+		}
 		let buf = chunk;
-		if (this.pending !== undefined) {
-			buf = Buffer.concat([this.pending, chunk]);
-			this.pending = undefined;
+		if (this.pending.length > 0 || this.skipping) {
+			const nl = chunk.indexOf(NEWLINE);
+			if (nl === -1) {
+				this.hold(chunk); // a long line goes on: keep its pieces, copy once at its end
+				return;
+			}
+			if (this.skipping) {
+				this.skipping = false;
+				this.offset += nl + 1;
+				buf = chunk.subarray(nl + 1);
+			} else {
+				buf = Buffer.concat([...this.pending, chunk]);
+				this.pending = [];
+				this.pendingBytes = 0;
+			}
 		}
 		let start = 0;
 		for (;;) {
 			const nl = buf.indexOf(NEWLINE, start);
 			if (nl === -1) break;
-			if (this.skipping) {
-				this.skipping = false;
-				this.offset += nl + 1 - start;
-			} else {
-				this.parseLine(buf, start, nl, true, out);
-			}
+			this.parseLine(buf, start, nl, true, out);
 			start = nl + 1;
 		}
-		if (start >= buf.length) return;
-		const rest = buf.length - start;
+		if (start < buf.length) this.hold(buf.subarray(start));
+	}
+
+	/** Keeps the start of an unfinished line, or skips it once it is too long. */
+	private hold(piece: Buffer): void {
 		if (this.skipping) {
-			this.offset += rest;
-		} else if (rest > this.maxLineBytes) {
-			this.line++;
-			this.fail("line_too_long", `line is longer than ${this.maxLineBytes} bytes`);
-			this.skipping = true;
-			this.offset += rest;
-		} else {
-			this.pending = Buffer.from(buf.subarray(start));
+			this.offset += piece.length;
+			return;
 		}
+		this.pendingBytes += piece.length;
+		if (this.pendingBytes > this.maxLineBytes) {
+			this.line++;
+			this.offset += this.pendingBytes;
+			this.pending = [];
+			this.pendingBytes = 0;
+			this.skipping = true;
+			this.fail("line_too_long", `line is longer than ${this.maxLineBytes} bytes`);
+			return;
+		}
+		this.pending.push(Buffer.from(piece)); // the reader reuses its buffer
 	}
 
 	/** The bytes on disk end here: parse a last line that has no newline. */
 	end(out: ParsedEntry[]): void {
-		const rest = this.pending;
-		if (rest === undefined || rest.length === 0) {
+		const rest = Buffer.concat(this.pending);
+		if (rest.length === 0) {
 			if (this.header === undefined && !this.skipping) {
 				throw new ContextError("missing_header", "empty log: line 1 must be the session header", {
 					file: this.file,
@@ -132,7 +160,8 @@ export class LogParser {
 			}
 			return;
 		}
-		this.pending = undefined;
+		this.pending = [];
+		this.pendingBytes = 0;
 		this.parseLine(rest, 0, rest.length, false, out);
 	}
 
@@ -179,6 +208,7 @@ export class LogParser {
 		}
 		this.line = lineNo;
 		this.offset += length + (terminated ? 1 : 0);
+		this.unterminated = !terminated;
 		if (this.header === undefined) {
 			this.readHeader(value, lineNo);
 			return;
