@@ -93,28 +93,42 @@ function measureLoad(shape, entries, path) {
 	return { shape, entries, mb: fileMb(path), str, buf, load, floor, ratios, runs: plan.runs };
 }
 
-/** 3. Median reload after appending one user message, on a scratch copy of `source`. */
+/**
+ * 3. Median reload after appending one user message, on a scratch copy of
+ * `source`: back to back (steady state), then with a forced full GC before
+ * each reload (V8 then starts from cleared caches, see the report's note).
+ */
 function measureReload(source) {
 	progress(`reload after append: ${basename(source)}`);
 	const copy = join(OUT_DIR, `scratch-${process.pid}-${basename(source)}`);
 	copyFileSync(source, copy);
 	try {
 		const service = new ContextService();
-		let bundle = service.loadSync(copy);
-		const first = bundle.meta.entryCount;
-		const times = [];
-		for (let i = 0; i < APPENDS + 3; i++) {
-			appendFileSync(copy, `${JSON.stringify(appended(bundle.meta.leafId, i))}\n`);
-			gc();
-			const start = performance.now();
-			bundle = service.loadSync(copy);
-			if (i >= 3) times.push(performance.now() - start);
+		const state = { bundle: service.loadSync(copy), appends: 0 };
+		const first = state.bundle.meta.entryCount;
+		const warm = reloadTimes(service, copy, state, false);
+		const afterGc = reloadTimes(service, copy, state, true);
+		if (state.bundle.meta.entryCount !== first + state.appends) {
+			throw new Error("appends were not read");
 		}
-		if (bundle.meta.entryCount !== first + APPENDS + 3) throw new Error("appends were not read");
-		return { ms: median(times), messages: bundle.messages.length };
+		return { warm: median(warm), afterGc: median(afterGc), messages: state.bundle.messages.length };
 	} finally {
 		rmSync(copy, { force: true });
 	}
+}
+
+/** APPENDS timed reloads (after 3 untimed), each after appending one entry to `path`. */
+function reloadTimes(service, path, state, collect) {
+	const times = [];
+	for (let i = 0; i < APPENDS + 3; i++) {
+		const entry = appended(state.bundle.meta.leafId, state.appends++);
+		appendFileSync(path, `${JSON.stringify(entry)}\n`);
+		if (collect) gc();
+		const start = performance.now();
+		state.bundle = service.loadSync(path);
+		if (i >= 3) times.push(performance.now() - start);
+	}
+	return times;
 }
 
 function appended(parentId, i) {

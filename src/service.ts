@@ -9,7 +9,7 @@
 import { resolve } from "node:path";
 import { ContextError, type Diagnostic } from "./errors.js";
 import { LogParser, type ParsedEntry, type ParseOptions } from "./log/parse.js";
-import { type Expected, type FileState, readBefore, readFrom } from "./log/read.js";
+import { type Expected, type FileState, readBefore, readFrom, readSpans } from "./log/read.js";
 import type { Header } from "./log/schema.js";
 import { convertMessages } from "./render/convert.js";
 import { renderSystemPrompt } from "./render/system-prompt.js";
@@ -25,6 +25,11 @@ export interface ServiceOptions extends ParseOptions {
 	templates?: string;
 	/** The template registry to use (default: the shared one of `templates`, read once per process). */
 	registry?: TemplateRegistry;
+	/**
+	 * At most this many bytes of entries are held as objects (default 96 MiB);
+	 * older ones are read back from the log when the context needs them.
+	 */
+	retainBytes?: number;
 }
 
 export interface LoadOptions extends ViewOptions {
@@ -150,7 +155,12 @@ export class ContextService {
 		}
 		this.sessions.delete(file);
 		const parser = new LogParser(file, this.options);
-		const tree = new SessionTree(file, this.options.lenient);
+		const tree = new SessionTree(
+			file,
+			this.options.lenient,
+			this.options.retainBytes === undefined ? {} : { retainBytes: this.options.retainBytes },
+		);
+		tree.reader = (spans) => readSpans(file, spans);
 		const state = feed(file, 0, parser, tree);
 		if (!state.checked)
 			throw new ContextError("io", "the session log changed while it was read", { file });
@@ -186,6 +196,7 @@ function feed(
 		offset,
 		(chunk) => {
 			parser.push(chunk, out);
+			tree.version = parser.version;
 			for (const parsed of out) tree.add(parsed);
 			out.length = 0;
 		},

@@ -44,6 +44,9 @@ export interface ParsedEntry {
 	kind: Kind;
 	/** 1-based line number in the file. */
 	line: number;
+	/** Where the line's bytes are in the file, to read it again later. */
+	offset: number;
+	length: number;
 }
 
 export interface ParseOptions {
@@ -75,6 +78,9 @@ export class LogParser {
 	/** The pieces of an unfinished line, and their length. */
 	private pending: Buffer[] = [];
 	private pendingBytes = 0;
+	/** The file offset and byte length of the line being parsed. */
+	private lineStart = 0;
+	private lineBytes = 0;
 	/** The last line parsed had no newline (the bytes on disk ended there). */
 	private unterminated = false;
 	private skipping = false;
@@ -119,14 +125,63 @@ export class LogParser {
 				this.pendingBytes = 0;
 			}
 		}
-		let start = 0;
-		for (;;) {
-			const nl = buf.indexOf(NEWLINE, start);
-			if (nl === -1) break;
-			this.parseLine(buf, start, nl, true, out);
-			start = nl + 1;
+		const last = buf.lastIndexOf(NEWLINE);
+		if (last !== -1) this.parseSpan(buf, last, out);
+		if (last + 1 < buf.length) this.hold(buf.subarray(last + 1));
+	}
+
+	/**
+	 * Parses the complete lines of `buf` up to the newline at `last`. The fast
+	 * path decodes them in one go, as valid UTF-8 mostly is; a span with a bad
+	 * byte is parsed line by line, to name the line.
+	 */
+	private parseSpan(buf: Buffer, last: number, out: ParsedEntry[]): void {
+		const span = buf.subarray(0, last);
+		if (!isUtf8(span)) {
+			for (let start = 0; start <= last; ) {
+				const nl = buf.indexOf(NEWLINE, start);
+				this.parseLine(buf, start, nl, true, out);
+				start = nl + 1;
+			}
+			return;
 		}
-		if (start < buf.length) this.hold(buf.subarray(start));
+		const text = span.toString("utf8");
+		let byte = 0;
+		for (let start = 0; start <= text.length; ) {
+			let nl = text.indexOf("\n", start);
+			if (nl === -1) nl = text.length;
+			const byteEnd = nl === text.length ? last : buf.indexOf(NEWLINE, byte);
+			this.lineStart = this.offset + byte;
+			this.lineBytes = byteEnd - byte;
+			this.parseText(text.slice(start, nl), out);
+			start = nl + 1;
+			byte = byteEnd + 1;
+		}
+		this.offset += last + 1;
+	}
+
+	/** One complete, valid UTF-8 line (its bytes are counted by the caller). */
+	private parseText(text: string, out: ParsedEntry[]): void {
+		const lineNo = ++this.line;
+		this.unterminated = false;
+		if (text.length * 3 > this.maxLineBytes && Buffer.byteLength(text) > this.maxLineBytes) {
+			this.fail("line_too_long", `line is longer than ${this.maxLineBytes} bytes`);
+			return;
+		}
+		let value: unknown;
+		try {
+			value = isBlank(text) ? undefined : JSON.parse(text);
+		} catch (error) {
+			this.fail("bad_json", `not valid JSON (${(error as Error).message})`);
+			return;
+		}
+		if (this.header === undefined) {
+			this.readHeader(value, lineNo);
+			return;
+		}
+		if (value === undefined) return;
+		const parsed = this.readEntry(value, lineNo);
+		if (parsed !== undefined) out.push(parsed);
 	}
 
 	/** Keeps the start of an unfinished line, or skips it once it is too long. */
@@ -174,6 +229,8 @@ export class LogParser {
 	): void {
 		const lineNo = this.line + 1;
 		const length = end - start;
+		this.lineStart = this.offset;
+		this.lineBytes = length;
 		let text: string;
 		if (length > this.maxLineBytes) {
 			this.line = lineNo;
@@ -301,7 +358,7 @@ export class LogParser {
 
 	private accept(value: Record<string, unknown>, kind: Kind, line: number): ParsedEntry {
 		this.migration.previousId = value.id as string;
-		return { entry: value as Entry, kind, line };
+		return { entry: value as Entry, kind, line, offset: this.lineStart, length: this.lineBytes };
 	}
 
 	private kindOf(value: Record<string, unknown>): Kind | undefined {

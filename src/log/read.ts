@@ -91,3 +91,45 @@ export function readBefore(path: string, offset: number, length = 64): Buffer {
 		closeSync(fd);
 	}
 }
+
+/** Spans closer than this are read together, in one call. */
+const MERGE_GAP = 64 * 1024;
+
+/**
+ * The texts of the lines at `spans` (sorted by offset), read back from `path`:
+ * nearby spans are read in one call, so a contiguous tail costs one read.
+ */
+export function readSpans(
+	path: string,
+	spans: readonly { offset: number; length: number }[],
+): string[] {
+	const fd = open(path);
+	try {
+		const out: string[] = [];
+		for (let k = 0; k < spans.length; ) {
+			const first = spans[k] as { offset: number; length: number };
+			let end = first.offset + first.length;
+			let m = k + 1;
+			for (; m < spans.length; m++) {
+				const next = spans[m] as { offset: number; length: number };
+				if (next.offset - end > MERGE_GAP) break;
+				end = Math.max(end, next.offset + next.length);
+			}
+			const buffer = Buffer.allocUnsafe(end - first.offset);
+			const n = readSync(fd, buffer, 0, buffer.length, first.offset);
+			if (n !== buffer.length) {
+				throw new ContextError("file_replaced", "the session log shrank while it was open", {
+					file: path,
+				});
+			}
+			for (; k < m; k++) {
+				const span = spans[k] as { offset: number; length: number };
+				const start = span.offset - first.offset;
+				out.push(buffer.toString("utf8", start, start + span.length));
+			}
+		}
+		return out;
+	} finally {
+		closeSync(fd);
+	}
+}

@@ -17,6 +17,12 @@ import { type ContextMessage, toMillis } from "./messages.js";
 import type { SessionTree } from "./tree.js";
 
 const NONE = -1;
+const PRODUCES_MESSAGE = new Set<number>([
+	Kind.Message,
+	Kind.BranchSummary,
+	Kind.CustomMessage,
+	Kind.CompactContext,
+]);
 
 export interface ModelRef {
 	provider: string;
@@ -85,9 +91,11 @@ export function projectBranch(
 	let kept: number[] = [];
 	if (compaction !== NONE) kept = keptTail(tree, compaction, diagnostics);
 
+	// Read back, in one go, whatever of the context the tree has let go.
+	tree.materialize([...kept, ...path].filter((i) => PRODUCES_MESSAGE.has(tree.kind(i))));
 	const messages: ContextMessage[] = [];
 	const collapseMessage = (): ContextMessage => {
-		const summary = ((tree.entries[collapse] as CustomEntry).data as { summary: string }).summary;
+		const summary = ((tree.entry(collapse) as CustomEntry).data as { summary: string }).summary;
 		return {
 			type: "custom",
 			role: "collapse_context",
@@ -96,7 +104,7 @@ export function projectBranch(
 	};
 	let collapseInjected = false;
 	const append = (i: number): void => {
-		const message = toMessage(tree.entries[i] as Entry, tree.kinds[i] as number, i === collapse);
+		const message = toMessage(tree.entry(i) as Entry, tree.kind(i), i === collapse);
 		if (message === "collapse") {
 			messages.push(collapseMessage());
 			collapseInjected = true;
@@ -105,7 +113,7 @@ export function projectBranch(
 		}
 	};
 	if (compaction !== NONE) {
-		const entry = tree.entries[compaction] as CompactionEntry;
+		const entry = tree.entry(compaction) as CompactionEntry;
 		messages.push({
 			role: "compactionSummary",
 			summary: entry.summary,
@@ -126,19 +134,19 @@ export function projectBranch(
 		compactSummary:
 			collapse === NONE
 				? undefined
-				: ((tree.entries[collapse] as CustomEntry).data as { summary: string }).summary,
-		model: modelAt === NONE ? fallbackModel : modelOf(tree.entries[modelAt] as Entry),
+				: ((tree.entry(collapse) as CustomEntry).data as { summary: string }).summary,
+		model: modelAt === NONE ? fallbackModel : modelOf(tree.entry(modelAt) as Entry),
 		thinkingLevel:
 			thinkingAt === NONE
 				? fallbackThinking
-				: (tree.entries[thinkingAt] as { thinkingLevel: string }).thinkingLevel,
+				: (tree.entry(thinkingAt) as { thinkingLevel: string }).thinkingLevel,
 		diagnostics,
 	};
 }
 
 /** The entries from the compaction's first kept entry up to (not including) it. */
 function keptTail(tree: SessionTree, compaction: number, diagnostics: Diagnostic[]): number[] {
-	const entry = tree.entries[compaction] as CompactionEntry;
+	const entry = tree.entry(compaction) as CompactionEntry;
 	const firstKeptId = entry.firstKeptEntryId;
 	const first = firstKeptId === undefined ? undefined : tree.byId.get(firstKeptId);
 	const kept: number[] = [];
@@ -159,7 +167,7 @@ function keptTail(tree: SessionTree, compaction: number, diagnostics: Diagnostic
 			code: "first_kept_not_on_branch",
 			message: `compaction's firstKeptEntryId ${JSON.stringify(firstKeptId ?? null)} is not on the branch; only its summary and what follows it are in the context`,
 			file: tree.file,
-			line: tree.lines[compaction] as number,
+			line: tree.line(compaction),
 		});
 	}
 	return [];

@@ -4,31 +4,44 @@
  * pointers live in typed arrays, so the projection can find the latest
  * compaction, collapse summary, model and thinking level of any branch in
  * O(1) and walk only the part of the branch the context contains.
+ *
+ * The index is small; the entries' objects are not. Objects a compaction has
+ * put out of the context are let go as soon as the compaction is read, and
+ * so are the oldest ones once more than a budget of bytes is held: an entry
+ * that is needed again is read back from the file by its offset. A huge log
+ * whose latest compaction keeps a short tail thus projects in little memory.
  */
 import { ContextError, type Diagnostic } from "../errors.js";
+import { type MigrationState, migrateEntry } from "../log/migrate.js";
 import { Kind, type ParsedEntry } from "../log/parse.js";
-import type { Entry, MessageEntry, SessionMetadata } from "../log/schema.js";
+import type { CompactionEntry, Entry, MessageEntry, SessionMetadata } from "../log/schema.js";
 
 const NONE = -1;
 
-/** Int32 columns, grown by doubling. */
-class Column {
-	data = new Int32Array(1024);
+/** Numeric columns, grown by doubling. */
+class Column<A extends Int32Array | Float64Array> {
+	constructor(public data: A) {}
 	grow(size: number): void {
 		if (size <= this.data.length) return;
 		let length = this.data.length * 2;
 		while (length < size) length *= 2;
-		const next = new Int32Array(length);
+		const next = new (this.data.constructor as new (n: number) => A)(length);
 		next.set(this.data);
 		this.data = next;
 	}
 }
+const ints = () => new Column(new Int32Array(1024));
+
+/** Reads lines back from the log: byte spans in, their texts out, in order. */
+export type LineReader = (spans: readonly { offset: number; length: number }[]) => string[];
+
+/** By default, at most this many bytes of entries are held as objects (more only for the context). */
+export const DEFAULT_RETAIN_BYTES = 96 * 1024 * 1024;
+
+const SETS_MODEL = 1;
 
 export class SessionTree {
 	readonly ids: string[] = [];
-	readonly entries: Entry[] = [];
-	readonly lines: number[] = [];
-	readonly kinds: number[] = [];
 	readonly byId = new Map<string, number>();
 	/** The session-wide metadata fold (a prototype-less map: keys come from the log). */
 	readonly metadata: SessionMetadata = Object.create(null);
@@ -36,24 +49,63 @@ export class SessionTree {
 	readonly diagnostics: Diagnostic[] = [];
 	/** The default leaf: the last entry in file order that is not session-level. */
 	leaf = NONE;
+	/** Where entries that were let go are read back from (set by whoever reads the file). */
+	reader: LineReader | undefined;
+	/** The log's version, for migrating entries read back. */
+	version = 3;
 
-	private readonly parentCol = new Column();
-	private readonly depthCol = new Column();
+	/** Entry objects held, by index; undefined once let go. */
+	private readonly objects: (Entry | undefined)[] = [];
+	private readonly lineCol = ints();
+	private readonly kindCol = ints();
+	private readonly flagCol = ints();
+	private readonly offsetCol = new Column(new Float64Array(1024));
+	private readonly lengthCol = ints();
+	private readonly parentCol = ints();
+	private readonly depthCol = ints();
 	/** Nearest ancestor-or-self: latest compaction, compact_context, model, thinking level. */
-	private readonly compactionCol = new Column();
-	private readonly collapseCol = new Column();
-	private readonly modelCol = new Column();
-	private readonly thinkingCol = new Column();
-	/** Entries whose parent was not known when they were added. */
-	private unresolved: number[] = [];
+	private readonly compactionCol = ints();
+	private readonly collapseCol = ints();
+	private readonly modelCol = ints();
+	private readonly thinkingCol = ints();
+	private readonly columns = [
+		this.lineCol,
+		this.kindCol,
+		this.flagCol,
+		this.offsetCol,
+		this.lengthCol,
+		this.parentCol,
+		this.depthCol,
+		this.compactionCol,
+		this.collapseCol,
+		this.modelCol,
+		this.thinkingCol,
+	];
+	/** Entries whose parent was not known when they were added, with that parent's id. */
+	private unresolved: { i: number; parentId: string }[] = [];
+	/** Bytes of the entries held as objects, the oldest index that may still be held, the budget. */
+	private heldBytes = 0;
+	private oldestHeld = 0;
+	private readonly retainBytes: number;
+	/** Entries read back after they were let go (outside the FIFO order). */
+	private readonly readBack = new Set<number>();
 
 	constructor(
 		readonly file: string,
 		private readonly lenient = false,
-	) {}
+		options: { retainBytes?: number } = {},
+	) {
+		this.retainBytes = options.retainBytes ?? DEFAULT_RETAIN_BYTES;
+	}
 
 	get size(): number {
 		return this.ids.length;
+	}
+	line(i: number): number {
+		return this.lineCol.data[i] as number;
+	}
+	kind(i: number): number {
+		return this.kindCol.data[i] as number;
 	}
 	parent(i: number): number {
 		return this.parentCol.data[i] as number;
@@ -74,34 +126,94 @@ export class SessionTree {
 		return this.thinkingCol.data[i] as number;
 	}
 
+	/** The entry at index `i`, read back from the log if it was let go. */
+	entry(i: number): Entry {
+		if (this.objects[i] === undefined) this.materialize([i]);
+		return this.objects[i] as Entry;
+	}
+
+	/** Makes sure the entries at `indices` are held, reading back all missing ones at once. */
+	materialize(indices: readonly number[]): void {
+		const missing = indices.filter((i) => this.objects[i] === undefined);
+		if (missing.length === 0) return;
+		if (this.reader === undefined)
+			throw new Error("an entry was let go but the tree has no reader");
+		missing.sort((a, b) => a - b);
+		const texts = this.reader(
+			missing.map((i) => ({
+				offset: this.offsetCol.data[i] as number,
+				length: this.lengthCol.data[i] as number,
+			})),
+		);
+		missing.forEach((i, k) => {
+			const raw = JSON.parse(texts[k] as string) as Record<string, unknown>;
+			const p = this.parent(i);
+			const state: MigrationState = { previousId: p === NONE ? null : (this.ids[p] as string) };
+			migrateEntry(raw, this.version, this.line(i), state);
+			this.objects[i] = raw as Entry;
+			this.heldBytes += this.lengthCol.data[i] as number;
+			this.readBack.add(i);
+		});
+	}
+
 	/** Adds one parsed entry. Call {@link finish} once the batch is in. */
-	add({ entry, kind, line }: ParsedEntry): void {
+	add({ entry, kind, line, offset, length }: ParsedEntry): void {
 		const first = this.byId.get(entry.id);
 		if (first !== undefined) {
-			const reason = `duplicate id ${JSON.stringify(entry.id)} on line ${line} (first on line ${this.lines[first]})`;
+			const reason = `duplicate id ${JSON.stringify(entry.id)} on line ${line} (first on line ${this.line(first)})`;
 			this.structural("duplicate_id", reason, line, "the later line skipped");
 			return;
 		}
 		const i = this.ids.length;
 		// Looked up before this entry is known, so a self-reference is caught as a cycle.
 		const parent = entry.parentId === null ? NONE : this.byId.get(entry.parentId);
-		const size = i + 1;
-		for (const col of this.columns()) col.grow(size);
+		if (i >= this.parentCol.data.length) for (const col of this.columns) col.grow(i + 1);
 		this.ids.push(entry.id);
-		this.entries.push(entry);
-		this.lines.push(line);
-		this.kinds.push(kind);
+		this.objects.push(entry);
 		this.byId.set(entry.id, i);
+		this.lineCol.data[i] = line;
+		this.kindCol.data[i] = kind;
+		this.flagCol.data[i] =
+			kind === Kind.Message && namesModel(entry as MessageEntry) ? SETS_MODEL : 0;
+		this.offsetCol.data[i] = offset;
+		this.lengthCol.data[i] = length;
+		this.heldBytes += length;
 
 		if (parent === undefined) {
 			this.parentCol.data[i] = NONE;
-			this.unresolved.push(i);
+			this.unresolved.push({ i, parentId: entry.parentId as string });
 		} else {
 			this.parentCol.data[i] = parent;
 			this.inherit(i);
 		}
 		if (kind === Kind.Metadata) this.fold(entry);
 		else if (kind !== Kind.SessionLevel) this.leaf = i;
+		if (kind === Kind.Compaction) this.letGoBefore((entry as CompactionEntry).firstKeptEntryId);
+		if (this.heldBytes > this.retainBytes) this.letGoOldest();
+	}
+
+	/** After a compaction, what lies before its first kept entry (in file order) is out of the context. */
+	private letGoBefore(firstKeptId: string | undefined): void {
+		const first = firstKeptId === undefined ? undefined : this.byId.get(firstKeptId);
+		if (first === undefined) return;
+		for (; this.oldestHeld < first; this.oldestHeld++) this.letGo(this.oldestHeld);
+		for (const i of this.readBack) if (i < first) this.letGo(i);
+	}
+
+	/** Over budget: let the oldest entries go until half the budget is free. */
+	private letGoOldest(): void {
+		for (const i of this.readBack) this.letGo(i);
+		const target = this.retainBytes / 2;
+		const last = this.ids.length - 1;
+		for (; this.heldBytes > target && this.oldestHeld < last; this.oldestHeld++)
+			this.letGo(this.oldestHeld);
+	}
+
+	private letGo(i: number): void {
+		if (this.objects[i] === undefined) return;
+		this.objects[i] = undefined;
+		this.heldBytes -= this.lengthCol.data[i] as number;
+		this.readBack.delete(i);
 	}
 
 	/** Resolves forward parent references; rejects unknown parents and cycles. */
@@ -109,12 +221,11 @@ export class SessionTree {
 		if (this.unresolved.length === 0) return;
 		const pending = this.unresolved;
 		this.unresolved = [];
-		for (const i of pending) {
-			const parentId = this.entries[i]?.parentId as string;
+		for (const { i, parentId } of pending) {
 			const parent = this.byId.get(parentId);
 			if (parent === undefined) {
 				const reason = `parentId ${JSON.stringify(parentId)} names no entry`;
-				this.structural("unknown_parent", reason, this.lines[i] as number, "kept as a root");
+				this.structural("unknown_parent", reason, this.line(i), "kept as a root");
 				continue;
 			}
 			this.parentCol.data[i] = parent;
@@ -123,28 +234,15 @@ export class SessionTree {
 		this.inheritAll();
 	}
 
-	private columns(): Column[] {
-		return [
-			this.parentCol,
-			this.depthCol,
-			this.compactionCol,
-			this.collapseCol,
-			this.modelCol,
-			this.thinkingCol,
-		];
-	}
-
 	private inherit(i: number): void {
 		const p = this.parentCol.data[i] as number;
-		const kind = this.kinds[i];
-		const from = (col: Column) => (p === NONE ? NONE : (col.data[p] as number));
+		const kind = this.kindCol.data[i];
+		const from = (col: Column<Int32Array>) => (p === NONE ? NONE : (col.data[p] as number));
 		this.depthCol.data[i] = p === NONE ? 0 : (this.depthCol.data[p] as number) + 1;
 		this.compactionCol.data[i] = kind === Kind.Compaction ? i : from(this.compactionCol);
 		this.collapseCol.data[i] = kind === Kind.CompactContext ? i : from(this.collapseCol);
 		this.thinkingCol.data[i] = kind === Kind.ThinkingLevelChange ? i : from(this.thinkingCol);
-		const setsModel =
-			kind === Kind.ModelChange ||
-			(kind === Kind.Message && namesModel(this.entries[i] as MessageEntry));
+		const setsModel = kind === Kind.ModelChange || this.flagCol.data[i] === SETS_MODEL;
 		this.modelCol.data[i] = setsModel ? i : from(this.modelCol);
 	}
 
@@ -179,14 +277,9 @@ export class SessionTree {
 			}
 			if (x !== NONE && state[x] === 1) {
 				const cycle = walk.slice(walk.indexOf(x));
-				const names = cycle.map((c) => `${this.ids[c]} (line ${this.lines[c]})`);
+				const names = cycle.map((c) => `${this.ids[c]} (line ${this.line(c)})`);
 				const reason = `parentId cycle: ${names.join(" → ")} → ${this.ids[x]}`;
-				this.structural(
-					"parent_cycle",
-					reason,
-					this.lines[x] as number,
-					`cut: ${this.ids[x]} kept as a root`,
-				);
+				this.structural("parent_cycle", reason, this.line(x), `cut: ${this.ids[x]} kept as a root`);
 				this.parentCol.data[x] = NONE;
 			}
 			for (const y of walk) state[y] = 2;

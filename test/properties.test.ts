@@ -1,0 +1,604 @@
+/**
+ * Property-based tests: generated session logs, valid and corrupted in the
+ * ways the session-log contract names, against the contract's promises and
+ * the design's invariants. `FUZZ_RUNS` sets the runs per property (default
+ * 100); `FUZZ_QUICK` skips the million-entry chain.
+ *
+ * The expected values (the metadata fold, the leaf, the active branch) are
+ * computed here from the generated entries, not by the library.
+ */
+import {
+	appendFileSync,
+	closeSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+	writeSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+	type ContextBundle,
+	ContextError,
+	ContextService,
+	type Diagnostic,
+	type ServiceOptions,
+} from "../src/index.js";
+import {
+	type Corrupted,
+	type Corruption,
+	corrupt,
+	corruptAll,
+	corruption,
+	entryId,
+	isBlankLine,
+	type LogEntry,
+	type SessionLog,
+	SUMMARY_LABELS,
+	serialize,
+	sessionLog,
+	splitLines,
+	text,
+} from "./support/arbitraries.js";
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+/** A share of the runs, for the slower properties. */
+const runs = (share = 1) => Math.max(1, Math.round(RUNS * share));
+/** Per test: generous, since a run of FUZZ_RUNS=2000 is long. */
+const TIMEOUT = Math.max(30_000, RUNS * 500);
+/** No single load may take longer than this (a hang shows up as a slow load). */
+const LOAD_LIMIT_MS = 2000;
+
+const dir = mkdtempSync(join(tmpdir(), "theway-context-properties-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let fileCount = 0;
+
+/** Runs `body` on a new log file holding `content`, then deletes the file. */
+function withLog<T>(content: string | Buffer, body: (path: string) => T): T {
+	const path = join(dir, `log-${++fileCount}.jsonl`);
+	writeFileSync(path, content);
+	try {
+		return body(path);
+	} finally {
+		rmSync(path, { force: true });
+	}
+}
+
+type Outcome = { ok: true; bundle: ContextBundle } | { ok: false; error: unknown };
+
+/** Loads `path` (a fresh service unless one is given), timing it. Never throws. */
+function load(path: string, options: ServiceOptions = {}, service?: ContextService): Outcome {
+	const s = service ?? new ContextService(options);
+	const start = performance.now();
+	let outcome: Outcome;
+	try {
+		outcome = { ok: true, bundle: s.loadSync(path) };
+	} catch (error) {
+		outcome = { ok: false, error };
+	}
+	const elapsed = performance.now() - start;
+	expect(elapsed, `a load took ${Math.round(elapsed)} ms`).toBeLessThan(LOAD_LIMIT_MS);
+	return outcome;
+}
+
+/** The bundle of a load that must succeed. */
+function loaded(outcome: Outcome): ContextBundle {
+	if (!outcome.ok) throw outcome.error;
+	return outcome.bundle;
+}
+
+// ── the model: what the contract says, computed from the generated entries ──
+
+const isMetadata = (e: LogEntry) => e.type === "custom" && e.customType === "session_metadata";
+const isCompactContext = (e: LogEntry) => e.type === "custom" && e.customType === "compact_context";
+const isSessionLevel = (e: LogEntry) =>
+	isMetadata(e) || e.type === "label" || e.type === "session_info";
+
+/** The leaf: the last entry in file order that is not session-level. */
+function leafOf(entries: readonly LogEntry[]): LogEntry | undefined {
+	for (let i = entries.length - 1; i >= 0; i--) {
+		const e = entries[i] as LogEntry;
+		if (!isSessionLevel(e)) return e;
+	}
+	return undefined;
+}
+
+/** The active branch, root first. */
+function activeBranch(entries: readonly LogEntry[]): LogEntry[] {
+	const byId = new Map(entries.map((e) => [e.id, e]));
+	const path: LogEntry[] = [];
+	let x = leafOf(entries);
+	while (x !== undefined && path.length <= entries.length) {
+		path.push(x);
+		x = x.parentId === null ? undefined : byId.get(x.parentId);
+	}
+	return path.reverse();
+}
+
+/** The session-wide metadata: every session_metadata in file order, later wins, null removes. */
+function foldMetadata(entries: readonly LogEntry[]): Map<string, unknown> {
+	const folded = new Map<string, unknown>();
+	for (const e of entries) {
+		if (!isMetadata(e)) continue;
+		for (const [key, value] of Object.entries((e.data ?? {}) as Record<string, unknown>)) {
+			if (value === null) folded.delete(key);
+			else folded.set(key, value);
+		}
+	}
+	return folded;
+}
+
+const LABEL_LINE = new RegExp(`^(?:${SUMMARY_LABELS.join("|")})[ \\t]*:[ \\t]*`);
+
+/** The pieces of a summary worth looking for: each component's value and each line, trimmed. */
+function summaryPieces(summary: string): string[] {
+	const values: string[] = [];
+	const lines: string[] = [];
+	let current: string[] = [];
+	for (const line of summary.split("\n")) {
+		const match = LABEL_LINE.exec(line);
+		const rest = match === null ? line : line.slice(match[0].length);
+		if (match !== null) {
+			values.push(current.join("\n"));
+			current = [];
+		}
+		current.push(rest);
+		lines.push(rest);
+	}
+	values.push(current.join("\n"));
+	return [...values, ...lines].map((p) => p.trim()).filter((p) => [...p].length >= 12);
+}
+
+const RESERVED_TAG = /<(\s*\/?\s*(?:harness|tools|environment|lineage|memory|summary)\b)/gi;
+/** A session string as it may appear in the prompt (on one line, tags defused). */
+function promptForms(value: string): string[] {
+	const line = value.replace(/[\r\n\u0085\u2028\u2029]+/g, " ");
+	return [value, line].flatMap((v) => [v, v.replace(RESERVED_TAG, "&lt;$1")]);
+}
+
+/** Every string the system prompt may legitimately carry, apart from the fixed text. */
+function promptSources(log: SessionLog): string[] {
+	const out: string[] = [];
+	const walk = (value: unknown): void => {
+		if (typeof value === "string") out.push(...promptForms(value));
+		else if (Array.isArray(value)) value.forEach(walk);
+		else if (typeof value === "object" && value !== null) Object.values(value).forEach(walk);
+	};
+	walk(log.header);
+	for (const e of log.entries) if (isMetadata(e)) walk(e.data);
+	return out;
+}
+
+// ── corrupted logs: the accounting of every line ───────────────────────────
+
+/** The 1-based numbers of the lines the reader has to account for: every non-blank line but the header. */
+function entryLineNumbers(bytes: Buffer): number[] {
+	const { lines } = splitLines(bytes);
+	const out: number[] = [];
+	lines.forEach((line, i) => {
+		if (i > 0 && !isBlankLine(line)) out.push(i + 1);
+	});
+	return out;
+}
+
+/** Diagnostics that say a line was left out. */
+const DROPPED = new Set(["skipped_line", "duplicate_id", "torn_line"]);
+
+/**
+ * Lenient mode drops nothing silently: every non-blank line after the header
+ * either loaded as an entry or is named, once, by a diagnostic that says it
+ * was skipped.
+ */
+function expectEveryLineAccounted(bundle: ContextBundle, bytes: Buffer): void {
+	const lines = entryLineNumbers(bytes);
+	const dropped = bundle.meta.diagnostics
+		.filter((d) => DROPPED.has(d.code))
+		.map((d) => d.line as number);
+	expect(new Set(dropped).size, "a line was reported as skipped twice").toBe(dropped.length);
+	for (const line of dropped) expect(lines, `diagnostic names line ${line}`).toContain(line);
+	expect(bundle.meta.entryCount + dropped.length, "entries + skipped lines = lines").toBe(
+		lines.length,
+	);
+}
+
+/** A failure is a ContextError naming the file and a line of it. */
+function expectContextError(error: unknown, path: string, bytes: Buffer): ContextError {
+	if (!(error instanceof ContextError)) throw error;
+	expect(typeof error.code).toBe("string");
+	expect(error.file).toBe(resolve(path));
+	if (error.code !== "io") {
+		const lineCount = Math.max(1, splitLines(bytes).lines.length);
+		expect(error.line, `${error.code} without a line: ${error.message}`).toBeDefined();
+		expect(error.line).toBeGreaterThanOrEqual(1);
+		expect(error.line).toBeLessThanOrEqual(lineCount);
+	}
+	return error;
+}
+
+/** Whether line 1 and its newline are the original header's. */
+function headerIntact(original: Buffer, bytes: Buffer): boolean {
+	const end = original.indexOf(0x0a) + 1;
+	return bytes.length >= end && bytes.subarray(0, end).equals(original.subarray(0, end));
+}
+
+function diagnosticsAt(bundle: ContextBundle, code: string): Diagnostic[] {
+	return bundle.meta.diagnostics.filter((d) => d.code === code);
+}
+
+/** What one corruption of a valid log must do, strict and lenient. */
+function expectSingleCorruption(
+	damaged: Corrupted,
+	strict: Outcome,
+	lenient: Outcome,
+	intact: boolean,
+): void {
+	const { kind, damagedLine, cycleLines } = damaged;
+	const failure = (expected: string): ContextError => {
+		expect(strict.ok, `${kind}: expected ${expected}`).toBe(false);
+		const error = (strict as { error: ContextError }).error;
+		expect(error.code).toBe(expected);
+		return error;
+	};
+	switch (kind) {
+		case "torn":
+			if (intact) expect(strict.ok).toBe(true);
+			break;
+		case "hugeString":
+			expect(strict.ok).toBe(true);
+			break;
+		case "removeLine":
+			if (!strict.ok) expect((strict.error as ContextError).code).toBe("unknown_parent");
+			break;
+		case "duplicateLine":
+			expect(failure("duplicate_id").line).toBe(damagedLine);
+			break;
+		case "breakParent":
+			expect(failure("unknown_parent").line).toBe(damagedLine);
+			break;
+		case "cycle":
+			expect(cycleLines).toContain(failure("parent_cycle").line);
+			break;
+		case "wrongType":
+			expect(failure("bad_entry").line).toBe(damagedLine);
+			break;
+		case "badUtf8":
+			expect(failure("bad_utf8").line).toBe(damagedLine);
+			break;
+		case "flipByte":
+			break;
+	}
+	if (!intact) return;
+	const bundle = loaded(lenient);
+	const named = (code: string) => diagnosticsAt(bundle, code).map((d) => d.line);
+	switch (kind) {
+		case "duplicateLine":
+			expect(named("duplicate_id")).toContain(damagedLine);
+			break;
+		case "breakParent":
+			expect(named("unknown_parent")).toContain(damagedLine);
+			break;
+		case "cycle":
+			expect(named("parent_cycle").some((line) => cycleLines?.includes(line as number))).toBe(true);
+			break;
+		case "wrongType":
+		case "badUtf8":
+			expect(named("skipped_line")).toContain(damagedLine);
+			break;
+		case "torn":
+			for (const line of named("torn_line")) expect(line).toBe(damagedLine);
+			break;
+		default:
+			break;
+	}
+}
+
+// ── the properties ──────────────────────────────────────────────────────────
+
+describe("properties of valid logs", () => {
+	it(
+		"1. compile, deterministically (fresh services give byte-identical bundles)",
+		() => {
+			fc.assert(
+				fc.property(sessionLog(), (log) => {
+					withLog(serialize(log), (path) => {
+						const service = new ContextService();
+						const first = loaded(load(path, {}, service));
+						const second = loaded(load(path));
+						expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+						expect(second.systemPrompt).toBe(first.systemPrompt);
+						expect(first.meta.entryCount).toBe(log.entries.length);
+						expect(first.meta.leafId).toBe(leafOf(log.entries)?.id ?? null);
+						// Lenient mode reads a valid log the same way; the bundle converts.
+						expect(JSON.stringify(loaded(load(path, { lenient: true })))).toBe(
+							JSON.stringify(first),
+						);
+						service.convertToLlm(first);
+					});
+				}),
+				{ numRuns: runs() },
+			);
+		},
+		TIMEOUT,
+	);
+
+	it(
+		"2. sections are in order, each once; lineage iff the folded metadata has a collapseNodeId",
+		() => {
+			const TAGS = [
+				"<harness>",
+				"</harness>",
+				"<tools>",
+				"</tools>",
+				"<environment>",
+				"</environment>",
+				"<lineage>",
+				"</lineage>",
+			];
+			fc.assert(
+				fc.property(sessionLog(), (log) => {
+					const nodeId = foldMetadata(log.entries).get("collapseNodeId");
+					const lineage = typeof nodeId === "string" && nodeId.trim() !== "";
+					withLog(serialize(log), (path) => {
+						const { systemPrompt } = loaded(load(path));
+						const found = systemPrompt.split("\n").filter((line) => TAGS.includes(line));
+						expect(found).toEqual(lineage ? TAGS : TAGS.slice(0, 6));
+					});
+				}),
+				{ numRuns: runs() },
+			);
+		},
+		TIMEOUT,
+	);
+
+	it(
+		"3. collapse_context appears once iff a compact_context is on the active branch; no summary text in the system prompt",
+		() => {
+			fc.assert(
+				fc.property(sessionLog(), (log) => {
+					const onBranch = activeBranch(log.entries).some(isCompactContext);
+					const blanked: SessionLog = {
+						...log,
+						entries: log.entries.map((e) =>
+							isCompactContext(e) ? { ...e, data: { summary: "" } } : e,
+						),
+					};
+					const headerOnly: SessionLog = { ...log, entries: [], blankBefore: [] };
+					const withoutSummaries = withLog(serialize(blanked), (p) => loaded(load(p)).systemPrompt);
+					const base = withLog(serialize(headerOnly), (p) => loaded(load(p)).systemPrompt);
+					withLog(serialize(log), (path) => {
+						const bundle = loaded(load(path));
+						const collapses = bundle.messages.filter((m) => m.role === "collapse_context");
+						expect(collapses).toHaveLength(onBranch ? 1 : 0);
+						// The system prompt does not depend on any summary…
+						expect(bundle.systemPrompt).toBe(withoutSummaries);
+						// …and carries none of its text (unless the same text is the session's own).
+						const sources = [base, ...promptSources(log)];
+						const pieces = log.entries
+							.filter(isCompactContext)
+							.flatMap((e) => summaryPieces((e.data as { summary: string }).summary));
+						for (const m of collapses) {
+							if ("payload" in m) pieces.push(...summaryPieces(m.payload.summary));
+						}
+						for (const piece of pieces) {
+							if (sources.some((s) => s.includes(piece))) continue;
+							expect(bundle.systemPrompt).not.toContain(piece);
+						}
+					});
+				}),
+				{ numRuns: runs() },
+			);
+		},
+		TIMEOUT,
+	);
+
+	it(
+		"4. appending a user message at the leaf keeps the system prompt and every earlier message (fresh and incremental)",
+		() => {
+			fc.assert(
+				fc.property(sessionLog(), text, (log, content) => {
+					const appended = {
+						type: "message",
+						id: entryId(log.entries.length, "appended"),
+						parentId: leafOf(log.entries)?.id ?? null,
+						timestamp: "2026-02-01T00:00:00.000Z",
+						message: { role: "user", content, timestamp: 1 },
+					};
+					const line = `${JSON.stringify(appended)}\n`;
+					const message = JSON.parse(JSON.stringify(appended.message)) as unknown;
+					withLog(serialize(log), (path) => {
+						const kept = new ContextService();
+						const before = loaded(load(path, {}, kept));
+						const beforeJson = JSON.stringify(before);
+						expect(JSON.stringify(loaded(load(path)))).toBe(beforeJson);
+						appendFileSync(path, line);
+						const fresh = loaded(load(path));
+						const incremental = loaded(load(path, {}, kept));
+						for (const after of [fresh, incremental]) {
+							expect(after.systemPrompt).toBe(before.systemPrompt);
+							expect(after.messages).toHaveLength(before.messages.length + 1);
+							expect(after.messages.slice(0, -1)).toStrictEqual(before.messages);
+							expect(after.messages.at(-1)).toStrictEqual(message);
+						}
+						expect(JSON.stringify(incremental)).toBe(JSON.stringify(fresh));
+						// A bundle handed out earlier is not changed by a later load.
+						expect(JSON.stringify(before)).toBe(beforeJson);
+					});
+				}),
+				{ numRuns: runs() },
+			);
+		},
+		TIMEOUT,
+	);
+
+	it(
+		"4b. a log written in arbitrary byte pieces: each incremental reload equals a fresh load",
+		() => {
+			fc.assert(
+				fc.property(
+					sessionLog(),
+					fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+					(log, picks) => {
+						const bytes = Buffer.from(serialize(log));
+						const headerEnd = bytes.indexOf(0x0a);
+						const span = bytes.length - headerEnd + 1;
+						const cuts = [...new Set([...picks.map((n) => headerEnd + (n % span)), bytes.length])];
+						cuts.sort((x, y) => x - y);
+						const first = cuts[0] as number;
+						withLog(bytes.subarray(0, first), (path) => {
+							const kept = new ContextService();
+							let written = first;
+							for (const cut of cuts) {
+								appendFileSync(path, bytes.subarray(written, cut));
+								written = cut;
+								const incremental = loaded(load(path, {}, kept));
+								const fresh = loaded(load(path));
+								expect(JSON.stringify(incremental), `after ${cut} of ${bytes.length} bytes`).toBe(
+									JSON.stringify(fresh),
+								);
+							}
+						});
+					},
+				),
+				{ numRuns: runs() },
+			);
+		},
+		TIMEOUT,
+	);
+});
+
+describe("properties of corrupted logs", () => {
+	it(
+		"5. one corruption: the expected error (code, line) or a bundle; lenient mode accounts for every line",
+		() => {
+			fc.assert(
+				fc.property(sessionLog({ maxEntries: 16 }), corruption, (log, c) => {
+					const original = Buffer.from(serialize(log));
+					const damaged = corrupt(original, c);
+					const intact = headerIntact(original, damaged.bytes);
+					withLog(damaged.bytes, (path) => {
+						const strict = load(path);
+						if (!strict.ok) expectContextError(strict.error, path, damaged.bytes);
+						const lenient = load(path, { lenient: true });
+						if (!lenient.ok) expectContextError(lenient.error, path, damaged.bytes);
+						if (intact) expectEveryLineAccounted(loaded(lenient), damaged.bytes);
+						if (damaged.applied) expectSingleCorruption(damaged, strict, lenient, intact);
+						expect(readFileSync(path).equals(damaged.bytes)).toBe(true);
+					});
+				}),
+				{ numRuns: runs() },
+			);
+		},
+		TIMEOUT,
+	);
+
+	it(
+		"5b. stacked corruptions (and small line limits): a ContextError with a line, or a bundle; lenient accounts for every line",
+		() => {
+			fc.assert(
+				fc.property(
+					sessionLog({ maxEntries: 16 }),
+					fc.array(corruption, { minLength: 1, maxLength: 4 }),
+					fc.option(fc.integer({ min: 64, max: 4096 }), { nil: undefined }),
+					(log, corruptions: Corruption[], maxLineBytes) => {
+						const original = Buffer.from(serialize(log));
+						const { bytes } = corruptAll(original, corruptions);
+						const limit = maxLineBytes === undefined ? {} : { maxLineBytes };
+						const headerFits = maxLineBytes === undefined || original.indexOf(0x0a) <= maxLineBytes;
+						withLog(bytes, (path) => {
+							const strict = load(path, limit);
+							if (!strict.ok) expectContextError(strict.error, path, bytes);
+							const lenient = load(path, { ...limit, lenient: true });
+							if (!lenient.ok) expectContextError(lenient.error, path, bytes);
+							if (headerIntact(original, bytes) && headerFits) {
+								expectEveryLineAccounted(loaded(lenient), bytes);
+							}
+						});
+					},
+				),
+				{ numRuns: runs(0.5) },
+			);
+		},
+		TIMEOUT,
+	);
+
+	it(
+		"6. the log's bytes are unchanged by any run, failing ones included",
+		() => {
+			const anyLog = fc.oneof(
+				sessionLog().map((log) => Buffer.from(serialize(log))),
+				fc
+					.tuple(
+						sessionLog({ maxEntries: 12 }),
+						fc.array(corruption, { minLength: 1, maxLength: 3 }),
+					)
+					.map(([log, cs]) => corruptAll(Buffer.from(serialize(log)), cs).bytes),
+			);
+			fc.assert(
+				fc.property(anyLog, fc.boolean(), (bytes, lenient) => {
+					const before = Buffer.from(bytes);
+					withLog(bytes, (path) => {
+						const service = new ContextService({ lenient });
+						for (let i = 0; i < 2; i++) {
+							const outcome = load(path, {}, service);
+							if (outcome.ok) service.convertToLlm(outcome.bundle);
+							else expectContextError(outcome.error, path, before);
+							expect(readFileSync(path).equals(before)).toBe(true);
+						}
+						load(path, { lenient: !lenient });
+						expect(readFileSync(path).equals(before)).toBe(true);
+					});
+				}),
+				{ numRuns: runs(0.5) },
+			);
+		},
+		TIMEOUT,
+	);
+});
+
+describe("deep chains", () => {
+	const ENTRIES = 1_000_000;
+	it.skipIf(process.env.FUZZ_QUICK !== undefined)(
+		"7. a linear log of 1,000,000 entries compiles in bounded time, without a stack overflow",
+		() => {
+			const path = join(dir, "deep.jsonl");
+			const fd = openSync(path, "w");
+			try {
+				const header = {
+					type: "session",
+					version: 3,
+					id: "deep",
+					timestamp: "2026-01-01T00:00:00.000Z",
+					cwd: "/",
+				};
+				writeSync(fd, `${JSON.stringify(header)}\n`);
+				let batch = "";
+				for (let i = 0; i < ENTRIES; i++) {
+					const parent = i === 0 ? "null" : `"${(i - 1).toString(36)}"`;
+					batch += `{"type":"message","id":"${i.toString(36)}","parentId":${parent},"timestamp":"t","message":{"role":"user","content":"m"}}\n`;
+					if (batch.length > 1 << 20) {
+						writeSync(fd, batch);
+						batch = "";
+					}
+				}
+				writeSync(fd, batch);
+			} finally {
+				closeSync(fd);
+			}
+			try {
+				const start = performance.now();
+				const bundle = new ContextService().loadSync(path);
+				const elapsed = performance.now() - start;
+				expect(bundle.messages).toHaveLength(ENTRIES);
+				expect(bundle.meta.leafId).toBe((ENTRIES - 1).toString(36));
+				expect(elapsed, `loading took ${Math.round(elapsed)} ms`).toBeLessThan(20_000);
+			} finally {
+				rmSync(path, { force: true });
+			}
+		},
+		60_000,
+	);
+});
