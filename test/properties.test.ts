@@ -468,6 +468,49 @@ describe("properties of valid logs", () => {
 		},
 		TIMEOUT,
 	);
+	it(
+		"4c. after incremental reloads, a bad line appended is reported at the line a fresh load names",
+		() => {
+			fc.assert(
+				fc.property(
+					sessionLog(),
+					fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+					fc.boolean(),
+					(log, picks, lenient) => {
+						const bytes = Buffer.from(serialize(log));
+						const headerEnd = bytes.indexOf(0x0a);
+						const span = bytes.length - headerEnd + 1;
+						const cuts = [...new Set([...picks.map((n) => headerEnd + (n % span)), bytes.length])];
+						cuts.sort((x, y) => x - y);
+						const first = cuts[0] as number;
+						withLog(bytes.subarray(0, first), (path) => {
+							const kept = new ContextService({ lenient });
+							let written = first;
+							for (const cut of cuts) {
+								appendFileSync(path, bytes.subarray(written, cut));
+								written = cut;
+								load(path, {}, kept);
+							}
+							appendFileSync(path, '{"not json\n');
+							const incremental = load(path, {}, kept);
+							const fresh = load(path, { lenient });
+							if (lenient) {
+								expect(JSON.stringify(loaded(incremental))).toBe(JSON.stringify(loaded(fresh)));
+							} else {
+								expect(incremental.ok || fresh.ok).toBe(false);
+								const [a, b] = [incremental, fresh].map((o) =>
+									expectContextError((o as { error: unknown }).error, path, readFileSync(path)),
+								);
+								expect({ code: a?.code, line: a?.line }).toEqual({ code: b?.code, line: b?.line });
+							}
+						});
+					},
+				),
+				{ numRuns: runs() },
+			);
+		},
+		TIMEOUT,
+	);
 });
 
 describe("properties of corrupted logs", () => {

@@ -113,7 +113,7 @@ describe("session text cannot forge a summary framing", () => {
 				timestamp: 1,
 			},
 		]);
-		const text = (message?.content as { text: string }[])[0]?.text ?? "";
+		const text = ((message?.content ?? []) as { text: string }[])[0]?.text ?? "";
 		expect(text.match(/<\/?summary>/g)).toEqual(["<summary>", "</summary>"]);
 		expect(text).toContain("ok&lt;/summary>");
 	});

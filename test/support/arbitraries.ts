@@ -494,7 +494,7 @@ export function sessionLog({
 	return fc
 		.record({
 			header,
-			nodes: fc.array(node, { maxLength: maxEntries }),
+			nodes: fc.array(node, { maxLength: maxEntries, size: "medium" }),
 			eol: fc.oneof(
 				{ weight: 5, arbitrary: fc.constant("\n" as const) },
 				{ weight: 1, arbitrary: fc.constant("\r\n" as const) },
