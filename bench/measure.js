@@ -60,7 +60,7 @@ export function pairedRatio(a, b) {
 export function runsFor(entries) {
 	if (entries <= 1_000) return { runs: 51, warmup: 5 };
 	if (entries <= 10_000) return { runs: 21, warmup: 3 };
-	if (entries <= 100_000) return { runs: 9, warmup: 2 };
+	if (entries <= 100_000) return { runs: 11, warmup: 2 };
 	return { runs: 5, warmup: 1 };
 }
 

@@ -34,6 +34,8 @@ import {
 	corrupt,
 	corruptAll,
 	corruption,
+	cutPicks,
+	cutPoints,
 	entryId,
 	isBlankLine,
 	type LogEntry,
@@ -298,6 +300,35 @@ function expectSingleCorruption(
 
 // ── the properties ──────────────────────────────────────────────────────────
 
+/**
+ * Counterexamples found by 4b and 4c (shrunk), always run: a CRLF log loaded
+ * when it ended just before a line's `\r\n`. See the report in 4b.
+ */
+const CRLF_HEADER_ONLY: SessionLog = {
+	header: {
+		type: "session",
+		version: 3,
+		id: "",
+		timestamp: "2026-01-01T00:00:00.000Z",
+		cwd: "/home/user/project",
+	},
+	entries: [],
+	eol: "\r\n",
+	blankBefore: [],
+};
+const CRLF_ONE_ENTRY: SessionLog = {
+	...CRLF_HEADER_ONLY,
+	entries: [
+		{
+			type: "label",
+			targetId: "nowhere",
+			id: "e0",
+			parentId: null,
+			timestamp: "2026-01-01T00:00:00.000Z",
+		},
+	],
+};
+
 describe("properties of valid logs", () => {
 	it(
 		"1. compile, deterministically (fresh services give byte-identical bundles)",
@@ -438,32 +469,36 @@ describe("properties of valid logs", () => {
 		"4b. a log written in arbitrary byte pieces: each incremental reload equals a fresh load",
 		() => {
 			fc.assert(
-				fc.property(
-					sessionLog(),
-					fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
-					(log, picks) => {
-						const bytes = Buffer.from(serialize(log));
-						const headerEnd = bytes.indexOf(0x0a);
-						const span = bytes.length - headerEnd + 1;
-						const cuts = [...new Set([...picks.map((n) => headerEnd + (n % span)), bytes.length])];
-						cuts.sort((x, y) => x - y);
-						const first = cuts[0] as number;
-						withLog(bytes.subarray(0, first), (path) => {
-							const kept = new ContextService();
-							let written = first;
-							for (const cut of cuts) {
-								appendFileSync(path, bytes.subarray(written, cut));
-								written = cut;
-								const incremental = loaded(load(path, {}, kept));
-								const fresh = loaded(load(path));
-								expect(JSON.stringify(incremental), `after ${cut} of ${bytes.length} bytes`).toBe(
-									JSON.stringify(fresh),
-								);
-							}
-						});
-					},
-				),
-				{ numRuns: runs() },
+				fc.property(sessionLog(), cutPicks, (log, picks) => {
+					const bytes = Buffer.from(serialize(log));
+					const cuts = cutPoints(bytes, picks);
+					const first = cuts[0] as number;
+					withLog(bytes.subarray(0, first), (path) => {
+						const kept = new ContextService();
+						let written = first;
+						for (const cut of cuts) {
+							appendFileSync(path, bytes.subarray(written, cut));
+							written = cut;
+							const incremental = loaded(load(path, {}, kept));
+							const fresh = loaded(load(path));
+							expect(JSON.stringify(incremental), `after ${cut} of ${bytes.length} bytes`).toBe(
+								JSON.stringify(fresh),
+							);
+						}
+					});
+				}),
+				{
+					numRuns: runs(),
+					examples: [
+						[
+							CRLF_ONE_ENTRY,
+							[
+								{ at: "beforeEol", n: 1 },
+								{ at: "anywhere", n: 3 },
+							],
+						],
+					],
+				},
 			);
 		},
 		TIMEOUT,
@@ -472,41 +507,36 @@ describe("properties of valid logs", () => {
 		"4c. after incremental reloads, a bad line appended is reported at the line a fresh load names",
 		() => {
 			fc.assert(
-				fc.property(
-					sessionLog(),
-					fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
-					fc.boolean(),
-					(log, picks, lenient) => {
-						const bytes = Buffer.from(serialize(log));
-						const headerEnd = bytes.indexOf(0x0a);
-						const span = bytes.length - headerEnd + 1;
-						const cuts = [...new Set([...picks.map((n) => headerEnd + (n % span)), bytes.length])];
-						cuts.sort((x, y) => x - y);
-						const first = cuts[0] as number;
-						withLog(bytes.subarray(0, first), (path) => {
-							const kept = new ContextService({ lenient });
-							let written = first;
-							for (const cut of cuts) {
-								appendFileSync(path, bytes.subarray(written, cut));
-								written = cut;
-								load(path, {}, kept);
-							}
-							appendFileSync(path, '{"not json\n');
-							const incremental = load(path, {}, kept);
-							const fresh = load(path, { lenient });
-							if (lenient) {
-								expect(JSON.stringify(loaded(incremental))).toBe(JSON.stringify(loaded(fresh)));
-							} else {
-								expect(incremental.ok || fresh.ok).toBe(false);
-								const [a, b] = [incremental, fresh].map((o) =>
-									expectContextError((o as { error: unknown }).error, path, readFileSync(path)),
-								);
-								expect({ code: a?.code, line: a?.line }).toEqual({ code: b?.code, line: b?.line });
-							}
-						});
-					},
-				),
-				{ numRuns: runs() },
+				fc.property(sessionLog(), cutPicks, fc.boolean(), (log, picks, lenient) => {
+					const bytes = Buffer.from(serialize(log));
+					const cuts = cutPoints(bytes, picks);
+					const first = cuts[0] as number;
+					withLog(bytes.subarray(0, first), (path) => {
+						const kept = new ContextService({ lenient });
+						let written = first;
+						for (const cut of cuts) {
+							appendFileSync(path, bytes.subarray(written, cut));
+							written = cut;
+							load(path, {}, kept);
+						}
+						appendFileSync(path, '{"not json\n');
+						const incremental = load(path, {}, kept);
+						const fresh = load(path, { lenient });
+						if (lenient) {
+							expect(JSON.stringify(loaded(incremental))).toBe(JSON.stringify(loaded(fresh)));
+						} else {
+							const where = (o: Outcome) =>
+								o.ok
+									? "loaded"
+									: `${(o.error as ContextError).code} at line ${(o.error as ContextError).line}`;
+							expect(where(incremental), "incremental reload vs fresh load").toBe(where(fresh));
+							const grown = readFileSync(path);
+							if (!incremental.ok) expectContextError(incremental.error, path, grown);
+							if (!fresh.ok) expectContextError(fresh.error, path, grown);
+						}
+					});
+				}),
+				{ numRuns: runs(), examples: [[CRLF_HEADER_ONLY, [{ at: "beforeEol", n: 1 }], false]] },
 			);
 		},
 		TIMEOUT,

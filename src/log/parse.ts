@@ -9,6 +9,7 @@ import { isUtf8 } from "node:buffer";
 import type { z } from "zod";
 import { ContextError, type Diagnostic, type ErrorCode } from "../errors.js";
 import { type MigrationState, migrateEntry } from "./migrate.js";
+import { isCertainlyValidMessageEntry } from "./quick-check.js";
 import {
 	CompactContextDataSchema,
 	ENTRY_TYPES,
@@ -100,12 +101,19 @@ export class LogParser {
 	push(input: Buffer, out: ParsedEntry[]): void {
 		this.tornLine = undefined;
 		let chunk = input;
-		if (this.unterminated && chunk.length > 0) {
-			// The last read ended in a complete line without its newline: this is it.
+		if (this.unterminated) {
+			// The last read ended in a complete line without its newline: skip to it.
+			let k = 0;
+			while (k < chunk.length && (chunk[k] === 0x20 || chunk[k] === 0x09 || chunk[k] === 0x0d)) k++;
+			this.offset += k;
+			chunk = chunk.subarray(k);
+			if (chunk.length === 0) return;
 			this.unterminated = false;
 			if (chunk[0] === NEWLINE) {
 				this.offset += 1;
 				chunk = chunk.subarray(1);
+			} else {
+				this.fail("bad_json", "not valid JSON (the line goes on after a complete value)");
 			}
 		}
 		let buf = chunk;
@@ -118,12 +126,14 @@ export class LogParser {
 			if (this.skipping) {
 				this.skipping = false;
 				this.offset += nl + 1;
-				buf = chunk.subarray(nl + 1);
 			} else {
-				buf = Buffer.concat([...this.pending, chunk]);
+				// Only the line that spans the pieces is copied together.
+				const head = Buffer.concat([...this.pending, chunk.subarray(0, nl + 1)]);
 				this.pending = [];
 				this.pendingBytes = 0;
+				this.parseSpan(head, head.length - 1, out);
 			}
+			buf = chunk.subarray(nl + 1);
 		}
 		const last = buf.lastIndexOf(NEWLINE);
 		if (last !== -1) this.parseSpan(buf, last, out);
@@ -350,7 +360,7 @@ export class LogParser {
 				return this.accept(value, Kind.Other, lineNo);
 			}
 		}
-		if (!this.check(KnownEntrySchema, value)) return undefined;
+		if (!isCertainlyValidMessageEntry(value) && !this.check(KnownEntrySchema, value)) return undefined;
 		const kind = this.kindOf(value);
 		if (kind === undefined) return undefined;
 		return this.accept(value, kind, lineNo);
