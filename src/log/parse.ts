@@ -360,7 +360,8 @@ export class LogParser {
 				return this.accept(value, Kind.Other, lineNo);
 			}
 		}
-		if (!isCertainlyValidMessageEntry(value) && !this.check(KnownEntrySchema, value)) return undefined;
+		if (!isCertainlyValidMessageEntry(value) && !this.check(KnownEntrySchema, value))
+			return undefined;
 		const kind = this.kindOf(value);
 		if (kind === undefined) return undefined;
 		return this.accept(value, kind, lineNo);

@@ -26,7 +26,9 @@ function isMessage(m: Record<string, unknown>): boolean {
 		case "assistant":
 			return isContent(m.content);
 		case "toolResult":
-			return typeof m.toolCallId === "string" && typeof m.toolName === "string" && isContent(m.content);
+			return (
+				typeof m.toolCallId === "string" && typeof m.toolName === "string" && isContent(m.content)
+			);
 		case "bashExecution":
 			return (
 				typeof m.command === "string" &&
@@ -38,7 +40,9 @@ function isMessage(m: Record<string, unknown>): boolean {
 				optional(m.excludeFromContext, "boolean")
 			);
 		case "custom":
-			return typeof m.customType === "string" && isContent(m.content) && optional(m.display, "boolean");
+			return (
+				typeof m.customType === "string" && isContent(m.content) && optional(m.display, "boolean")
+			);
 		default:
 			return false;
 	}
