@@ -80,6 +80,18 @@ export class ContextError extends Error {
 		this.column = location.column;
 		this.diagnostics = options.diagnostics ?? [];
 	}
+
+	/** This error as a diagnostic (its first collected one, when it has several). */
+	toDiagnostic(): Diagnostic {
+		return {
+			severity: "error",
+			code: this.code,
+			message: this.reason,
+			...(this.file === undefined ? {} : { file: this.file }),
+			...(this.line === undefined ? {} : { line: this.line }),
+			...(this.column === undefined ? {} : { column: this.column }),
+		};
+	}
 }
 
 /** `file:line:column: reason`, leaving out what is unknown. */

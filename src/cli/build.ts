@@ -80,7 +80,7 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
 			io.stdout(`ok templates ${source.version}: ${source.templates.size} templates checked\n`);
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
-			report(error.diagnostics.length > 0 ? error.diagnostics : [toDiagnostic(error)]);
+			report(error.diagnostics.length > 0 ? error.diagnostics : [error.toDiagnostic()]);
 		}
 	}
 	const inputs = sources.map(lockInput);
@@ -177,17 +177,6 @@ function readLock(file: string): Lock | undefined {
 
 function drift(fixture: string, message: string): Diagnostic {
 	return { severity: "error", code: "snapshot_drift", message, file: fixture };
-}
-
-function toDiagnostic(error: ContextError): Diagnostic {
-	return {
-		severity: "error",
-		code: error.code,
-		message: error.reason,
-		...(error.file === undefined ? {} : { file: error.file }),
-		...(error.line === undefined ? {} : { line: error.line }),
-		...(error.column === undefined ? {} : { column: error.column }),
-	};
 }
 
 /** A set as the lock sees it: each template's declared version, read even when the set is broken. */

@@ -150,9 +150,18 @@ export class LogParser {
 		if (!isUtf8(span)) {
 			for (let start = 0; start <= last; ) {
 				const nl = buf.indexOf(NEWLINE, start);
-				this.parseLine(buf, start, nl, true, out);
+				const bytes = buf.subarray(start, nl);
+				this.lineStart = this.offset + start;
+				this.lineBytes = bytes.length;
+				if (isUtf8(bytes)) {
+					this.parseText(bytes.toString("utf8"), out);
+				} else {
+					this.line++;
+					this.fail("bad_utf8", "line is not valid UTF-8");
+				}
 				start = nl + 1;
 			}
+			this.offset += last + 1;
 			return;
 		}
 		const text = span.toString("utf8");
@@ -170,8 +179,11 @@ export class LogParser {
 		this.offset += last + 1;
 	}
 
-	/** One complete, valid UTF-8 line (its bytes are counted by the caller). */
-	private parseText(text: string, out: ParsedEntry[]): void {
+	/**
+	 * One complete, valid UTF-8 line (its bytes are counted by the caller);
+	 * `given` when the caller already parsed it.
+	 */
+	private parseText(text: string, out: ParsedEntry[], given?: { value: unknown }): void {
 		const lineNo = ++this.line;
 		this.unterminated = false;
 		if (text.length * 3 > this.maxLineBytes && Buffer.byteLength(text) > this.maxLineBytes) {
@@ -180,7 +192,7 @@ export class LogParser {
 		}
 		let value: unknown;
 		try {
-			value = isBlank(text) ? undefined : JSON.parse(text);
+			value = given !== undefined ? given.value : isBlank(text) ? undefined : JSON.parse(text);
 		} catch (error) {
 			this.fail("bad_json", `not valid JSON (${(error as Error).message})`);
 			return;
@@ -227,62 +239,29 @@ export class LogParser {
 		}
 		this.pending = [];
 		this.pendingBytes = 0;
-		this.parseLine(rest, 0, rest.length, false, out);
-	}
-
-	private parseLine(
-		buf: Buffer,
-		start: number,
-		end: number,
-		terminated: boolean,
-		out: ParsedEntry[],
-	): void {
-		const lineNo = this.line + 1;
-		const length = end - start;
 		this.lineStart = this.offset;
-		this.lineBytes = length;
-		let text: string;
-		if (length > this.maxLineBytes) {
-			this.line = lineNo;
-			this.offset += length + (terminated ? 1 : 0);
-			this.fail("line_too_long", `line is longer than ${this.maxLineBytes} bytes`);
-			return;
+		this.lineBytes = rest.length;
+		// A torn last line (a crash mid-append) is skipped, not consumed: if the
+		// writer finishes it, the next read takes it whole. Without a header
+		// there is nothing to salvage, so it is an error like any other line.
+		const torn = this.header !== undefined;
+		if (!isUtf8(rest)) {
+			if (torn) return this.torn(this.line + 1, "not valid UTF-8");
+			this.line++;
+			return this.fail("bad_utf8", "line is not valid UTF-8");
 		}
-		if (!isUtf8(buf.subarray(start, end))) {
-			if (!terminated && this.header !== undefined) {
-				// A torn last line may end inside a multi-byte character.
-				this.torn(lineNo, "not valid UTF-8");
-				return;
-			}
-			this.line = lineNo;
-			this.offset += length + (terminated ? 1 : 0);
-			this.fail("bad_utf8", "line is not valid UTF-8");
-			return;
-		}
-		text = buf.toString("utf8", start, end);
+		const text = rest.toString("utf8");
 		let value: unknown;
 		try {
 			value = isBlank(text) ? undefined : JSON.parse(text);
 		} catch (error) {
-			if (!terminated && this.header !== undefined) {
-				this.torn(lineNo, (error as Error).message);
-				return;
-			}
-			this.line = lineNo;
-			this.offset += length + (terminated ? 1 : 0);
-			this.fail("bad_json", `not valid JSON (${(error as Error).message})`);
-			return;
+			if (torn) return this.torn(this.line + 1, (error as Error).message);
+			this.line++;
+			return this.fail("bad_json", `not valid JSON (${(error as Error).message})`);
 		}
-		this.line = lineNo;
-		this.offset += length + (terminated ? 1 : 0);
-		this.unterminated = !terminated;
-		if (this.header === undefined) {
-			this.readHeader(value, lineNo);
-			return;
-		}
-		if (value === undefined) return;
-		const parsed = this.readEntry(value, lineNo);
-		if (parsed !== undefined) out.push(parsed);
+		this.offset += rest.length;
+		this.parseText(text, out, { value });
+		this.unterminated = true;
 	}
 
 	private torn(lineNo: number, reason: string): void {

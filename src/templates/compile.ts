@@ -76,7 +76,7 @@ export function checkTemplateSet(source: TemplateSetSource): {
 			fn();
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
-			diagnostics.push(toDiagnostic(error));
+			diagnostics.push(error.toDiagnostic());
 		}
 	};
 	const files = new Map<string, TemplateFile>();
@@ -247,17 +247,6 @@ function trimTrailingNewlines(text: string): string {
 	let end = text.length;
 	while (end > 0 && text.charCodeAt(end - 1) === 0x0a) end--;
 	return end === text.length ? text : text.slice(0, end);
-}
-
-function toDiagnostic(error: ContextError): Diagnostic {
-	return {
-		severity: "error",
-		code: error.code,
-		message: error.reason,
-		...(error.file === undefined ? {} : { file: error.file }),
-		...(error.line === undefined ? {} : { line: error.line }),
-		...(error.column === undefined ? {} : { column: error.column }),
-	};
 }
 
 function setError(version: string, diagnostics: Diagnostic[]): ContextError {
