@@ -147,7 +147,10 @@ export class ContextService {
 		const open = this.sessions.get(file);
 		if (open !== undefined) {
 			try {
-				if (this.append(file, open)) return open;
+				if (this.append(file, open)) {
+					if (open.tree.detached) this.sessions.delete(file);
+					return open;
+				}
 			} catch (error) {
 				this.sessions.delete(file);
 				throw error;
@@ -165,7 +168,7 @@ export class ContextService {
 		if (!state.checked)
 			throw new ContextError("io", "the session log changed while it was read", { file });
 		const session = { parser, tree, state, check: readBefore(file, parser.offset) };
-		if (tree.diagnostics.length === 0) this.sessions.set(file, session);
+		if (!tree.detached) this.sessions.set(file, session);
 		return session;
 	}
 

@@ -53,6 +53,11 @@ export class SessionTree {
 	reader: LineReader | undefined;
 	/** The log's version, for migrating entries read back. */
 	version = 3;
+	/**
+	 * Lenient mode kept an entry whose parent was missing as a root. A later
+	 * append may bring that parent, so such a tree must not be reused.
+	 */
+	detached = false;
 
 	/** Entry objects held, by index; undefined once let go. */
 	private readonly objects: (Entry | undefined)[] = [];
@@ -226,6 +231,7 @@ export class SessionTree {
 			if (parent === undefined) {
 				const reason = `parentId ${JSON.stringify(parentId)} names no entry`;
 				this.structural("unknown_parent", reason, this.line(i), "kept as a root");
+				this.detached = true;
 				continue;
 			}
 			this.parentCol.data[i] = parent;
