@@ -55,6 +55,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
 /** The process edge: real argv, real streams, real exit code. */
 export async function runMain(): Promise<void> {
+	// A reader that stops early (`| head`) is not an error.
+	process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+		if (error.code !== "EPIPE") throw error;
+		process.exit(process.exitCode ?? 0);
+	});
 	const code = await main(process.argv.slice(2), {
 		stdout: (text) => process.stdout.write(text),
 		stderr: (text) => process.stderr.write(text),
