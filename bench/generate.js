@@ -300,7 +300,8 @@ function writeLines(path, rows) {
 function cached(shape, entries, options, make) {
 	const dir = options.dir ?? OUT_DIR;
 	mkdirSync(dir, { recursive: true });
-	const path = join(dir, `${shape}-${entries}.v${GENERATOR_VERSION}.jsonl`);
+	const seed = options.seed === undefined ? "" : `-s${options.seed}`;
+	const path = join(dir, `${shape}-${entries}${seed}.v${GENERATOR_VERSION}.jsonl`);
 	if (!existsSync(path)) {
 		options.onGenerate?.(path);
 		writeLines(path, make());

@@ -107,6 +107,10 @@ export function printPeaks(peaks) {
 	console.log("\n5. Peak memory (one load per child process: node --expose-gc bench/child.js)");
 	const headers = ["log", "file MB", "peak RSS MB", "RSS/file", "messages", "load ms", "target"];
 	console.log(table(headers, rows));
+	console.log(
+		"peak RSS: the child's VmHWM (/proc/self/status); getrusage maxRSS is not used: on Linux" +
+			" it carries the parent's RSS over fork + exec.",
+	);
 }
 
 /** One verdict line: PASS, FAIL or SKIP, the target, the figure. */

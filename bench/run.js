@@ -184,7 +184,8 @@ function measurePeak(name, path) {
 		return { name, mb, error: `${reason.slice(0, 60)} (exit ${child.status ?? child.signal})` };
 	}
 	const out = JSON.parse(child.stdout.trim().split("\n").at(-1));
-	return { name, mb, rss: out.maxRssKb / 1024, ms: out.ms, messages: out.messages };
+	const rss = (out.peakKb ?? out.maxRssKb) / 1024;
+	return { name, mb, rss, maxRss: out.maxRssKb / 1024, ms: out.ms, messages: out.messages };
 }
 
 /** Runs `fn`, reporting (not throwing) an error, so one failure keeps the report going. */

@@ -104,13 +104,14 @@ export class ContextService {
 			options.leaf,
 		);
 		const view = deriveSystemView(header, tree.metadata, set.categorizer, options);
+		// In line order, so a kept-open session and a fresh load list them alike.
 		const diagnostics = [
 			...parser.diagnostics,
 			...(parser.tornLine === undefined ? [] : [parser.tornLine]),
 			...tree.diagnostics,
 			...projection.diagnostics,
 			...summaryDiagnostics,
-		];
+		].sort(byLine);
 		return {
 			systemPrompt: renderSystemPrompt(set, view),
 			messages: projection.messages,
@@ -183,6 +184,20 @@ export class ContextService {
 		open.check = readBefore(file, open.parser.offset);
 		return true;
 	}
+}
+
+function byLine(a: Diagnostic, b: Diagnostic): number {
+	const line = (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY);
+	if (line !== 0 && !Number.isNaN(line)) return line;
+	return a.code < b.code
+		? -1
+		: a.code > b.code
+			? 1
+			: a.message < b.message
+				? -1
+				: a.message > b.message
+					? 1
+					: 0;
 }
 
 /** Streams `file` from `offset` through the parser into the tree. */

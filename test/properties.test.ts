@@ -31,6 +31,7 @@ import {
 import {
 	type Corrupted,
 	type Corruption,
+	type CutPick,
 	corrupt,
 	corruptAll,
 	corruption,
@@ -86,6 +87,14 @@ function load(path: string, options: ServiceOptions = {}, service?: ContextServi
 	expect(elapsed, `a load took ${Math.round(elapsed)} ms`).toBeLessThan(LOAD_LIMIT_MS);
 	return outcome;
 }
+
+/** A memory budget for a service: the default, or so small that entries are let go and read back. */
+const retain = fc.option(fc.constantFrom(0, 300, 4000), { nil: undefined });
+const budget = (retainBytes: number | undefined): ServiceOptions =>
+	retainBytes === undefined ? {} : { retainBytes };
+
+/** A bundle as its JSON text reads back: compared deep, so a difference shows as a diff. */
+const asJson = (bundle: ContextBundle): unknown => JSON.parse(JSON.stringify(bundle));
 
 /** The bundle of a load that must succeed. */
 function loaded(outcome: Outcome): ContextBundle {
@@ -302,7 +311,9 @@ function expectSingleCorruption(
 
 /**
  * Counterexamples found by 4b and 4c (shrunk), always run: a CRLF log loaded
- * when it ended just before a line's `\r\n`. See the report in 4b.
+ * when it ended just before a line's `\r\n` (the header's, or an entry's);
+ * the `\r` that arrived later was counted as a line of its own, so every line
+ * number after it was off by one on an incremental reload (fixed in 6d01ad3).
  */
 const CRLF_HEADER_ONLY: SessionLog = {
 	header: {
@@ -329,6 +340,48 @@ const CRLF_ONE_ENTRY: SessionLog = {
 	],
 };
 
+/** A log of user messages, each `[id, parentId]`. */
+function messages(...links: [string, string | null][]): SessionLog {
+	return {
+		...CRLF_HEADER_ONLY,
+		eol: "\n",
+		entries: links.map(([id, parentId]) => ({
+			type: "message",
+			id,
+			parentId,
+			timestamp: "2026-01-01T00:00:00.000Z",
+			message: { role: "user", content: id, timestamp: 1 },
+		})),
+	};
+}
+
+/** Picks that write `log` in pieces ending after each of these lines (1-based, the header is 1). */
+function afterLines(log: SessionLog, lines: number[]): CutPick[] {
+	const bytes = Buffer.from(serialize(log));
+	const headerEnd = bytes.indexOf(0x0a);
+	return lines.map((line) => {
+		let end = -1;
+		for (let k = 0; k < line; k++) end = bytes.indexOf(0x0a, end + 1);
+		return { at: "anywhere", n: end + 1 - headerEnd };
+	});
+}
+
+/**
+ * Found by 4d (shrunk by hand), lenient mode. An entry whose parent is not in
+ * the file yet is kept as a root; when the parent was appended later, an
+ * incremental reload kept it a root (and the stale warning) while a fresh
+ * load linked it (fixed in c880425).
+ */
+const FORWARD_PARENT = messages(["x", "a"], ["a", null], ["y", "x"]);
+/**
+ * Found by 4d at FUZZ_RUNS=2000 (shrunk by hand), lenient mode: a session kept
+ * open with a parentId cycle (e1 ↔ e2), then an entry with an unknown parent
+ * appended. The incremental reload lists the diagnostics as
+ * [parent_cycle line 2, unknown_parent line 4], a fresh load as
+ * [unknown_parent line 4, parent_cycle line 2].
+ */
+const CYCLE_THEN_ORPHAN = messages(["e1", "e2"], ["e2", "e1"], ["e4", "e3"]);
+
 describe("properties of valid logs", () => {
 	it(
 		"1. compile, deterministically (fresh services give byte-identical bundles)",
@@ -347,7 +400,12 @@ describe("properties of valid logs", () => {
 						expect(JSON.stringify(loaded(load(path, { lenient: true })))).toBe(
 							JSON.stringify(first),
 						);
-						service.convertToLlm(first);
+						const llm = service.convertToLlm(first);
+						for (const m of llm) expect(["user", "assistant", "toolResult"]).toContain(m.role);
+						// Entries let go under a memory budget and read back give the same bundle.
+						expect(JSON.stringify(loaded(load(path, { retainBytes: 0 })))).toBe(
+							JSON.stringify(first),
+						);
 					});
 				}),
 				{ numRuns: runs() },
@@ -430,7 +488,7 @@ describe("properties of valid logs", () => {
 		"4. appending a user message at the leaf keeps the system prompt and every earlier message (fresh and incremental)",
 		() => {
 			fc.assert(
-				fc.property(sessionLog(), text, (log, content) => {
+				fc.property(sessionLog(), text, retain, (log, content, retainBytes) => {
 					const appended = {
 						type: "message",
 						id: entryId(log.entries.length, "appended"),
@@ -441,7 +499,7 @@ describe("properties of valid logs", () => {
 					const line = `${JSON.stringify(appended)}\n`;
 					const message = JSON.parse(JSON.stringify(appended.message)) as unknown;
 					withLog(serialize(log), (path) => {
-						const kept = new ContextService();
+						const kept = new ContextService(budget(retainBytes));
 						const before = loaded(load(path, {}, kept));
 						const beforeJson = JSON.stringify(before);
 						expect(JSON.stringify(loaded(load(path)))).toBe(beforeJson);
@@ -454,7 +512,7 @@ describe("properties of valid logs", () => {
 							expect(after.messages.slice(0, -1)).toStrictEqual(before.messages);
 							expect(after.messages.at(-1)).toStrictEqual(message);
 						}
-						expect(JSON.stringify(incremental)).toBe(JSON.stringify(fresh));
+						expect(asJson(incremental)).toStrictEqual(asJson(fresh));
 						// A bundle handed out earlier is not changed by a later load.
 						expect(JSON.stringify(before)).toBe(beforeJson);
 					});
@@ -469,20 +527,20 @@ describe("properties of valid logs", () => {
 		"4b. a log written in arbitrary byte pieces: each incremental reload equals a fresh load",
 		() => {
 			fc.assert(
-				fc.property(sessionLog(), cutPicks, (log, picks) => {
+				fc.property(sessionLog(), cutPicks, retain, (log, picks, retainBytes) => {
 					const bytes = Buffer.from(serialize(log));
 					const cuts = cutPoints(bytes, picks);
 					const first = cuts[0] as number;
 					withLog(bytes.subarray(0, first), (path) => {
-						const kept = new ContextService();
+						const kept = new ContextService(budget(retainBytes));
 						let written = first;
 						for (const cut of cuts) {
 							appendFileSync(path, bytes.subarray(written, cut));
 							written = cut;
 							const incremental = loaded(load(path, {}, kept));
 							const fresh = loaded(load(path));
-							expect(JSON.stringify(incremental), `after ${cut} of ${bytes.length} bytes`).toBe(
-								JSON.stringify(fresh),
+							expect(asJson(incremental), `after ${cut} of ${bytes.length} bytes`).toStrictEqual(
+								asJson(fresh),
 							);
 						}
 					});
@@ -496,6 +554,7 @@ describe("properties of valid logs", () => {
 								{ at: "beforeEol", n: 1 },
 								{ at: "anywhere", n: 3 },
 							],
+							undefined,
 						],
 					],
 				},
@@ -544,6 +603,55 @@ describe("properties of valid logs", () => {
 });
 
 describe("properties of corrupted logs", () => {
+	it(
+		"4d. a damaged log written in pieces: each incremental reload ends as a fresh load does (strict and lenient)",
+		() => {
+			const damage = fc.array(
+				corruption.filter((c) => c.kind !== "hugeString"),
+				{ maxLength: 3 },
+			);
+			fc.assert(
+				fc.property(
+					sessionLog({ maxEntries: 16 }),
+					damage,
+					cutPicks,
+					fc.boolean(),
+					retain,
+					(log, corruptions, picks, lenient, retainBytes) => {
+						const { bytes } = corruptAll(Buffer.from(serialize(log)), corruptions);
+						if (bytes.indexOf(0x0a) === -1) return;
+						const cuts = cutPoints(bytes, picks);
+						const first = cuts[0] as number;
+						withLog(bytes.subarray(0, first), (path) => {
+							const summary = (o: Outcome): unknown => {
+								if (o.ok) return asJson(o.bundle);
+								const e = expectContextError(o.error, path, readFileSync(path));
+								return `${e.code} at line ${e.line}: ${e.reason}`;
+							};
+							const kept = new ContextService({ ...budget(retainBytes), lenient });
+							let written = first;
+							for (const cut of cuts) {
+								appendFileSync(path, bytes.subarray(written, cut));
+								written = cut;
+								const incremental = summary(load(path, {}, kept));
+								const fresh = summary(load(path, { lenient }));
+								expect(incremental, `after ${cut} of ${bytes.length} bytes`).toStrictEqual(fresh);
+							}
+						});
+					},
+				),
+				{
+					numRuns: runs(0.5),
+					examples: [
+						[FORWARD_PARENT, [], afterLines(FORWARD_PARENT, [1, 2]), true, undefined],
+						[CYCLE_THEN_ORPHAN, [], afterLines(CYCLE_THEN_ORPHAN, [3]), true, undefined],
+					],
+				},
+			);
+		},
+		TIMEOUT,
+	);
+
 	it(
 		"5. one corruption: the expected error (code, line) or a bundle; lenient mode accounts for every line",
 		() => {

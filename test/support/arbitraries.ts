@@ -761,57 +761,83 @@ export function corrupt(bytes: Buffer, { kind, a, b, c }: Corruption): Corrupted
 				index: number;
 				entry: JsonObject;
 			};
-			const mutations: ((e: JsonObject) => void)[] = [
-				(e) => {
-					e.timestamp = 1767225600000;
-				},
-				(e) => {
-					e.id = 7;
-				},
-				(e) => {
-					e.parentId = 42;
-				},
-				(e) => {
-					e.type = 3;
-				},
+			// Each makes the entry invalid for the schema (a field of the wrong type, or missing).
+			const mutations: [JsonObject, string, unknown][] = [
+				[entry, "timestamp", 1767225600000],
+				[entry, "id", 7],
+				[entry, "id", ""],
+				[entry, "parentId", 42],
+				[entry, "type", 3],
 			];
-			const message = entry.message;
-			if (entry.type === "message" && isObject(message)) {
-				mutations.push(() => {
-					if (message.role === "bashExecution") message.command = 5;
-					else message.content = 12;
-				});
+			const set = (target: unknown, fields: [string, unknown][]) => {
+				if (isObject(target)) for (const [k, v] of fields) mutations.push([target, k, v]);
+			};
+			const { message, data } = entry;
+			const content: [string, unknown][] = [
+				["content", 12],
+				["content", [1]],
+				["content", [{ text: "no type" }]],
+				["content", [{ type: 5 }]],
+			];
+			if (entry.type === "message") {
+				mutations.push([entry, "message", "not an object"]);
+				const role = isObject(message) ? message.role : undefined;
+				if (role === "user" || role === "assistant") set(message, content);
+				if (role === "toolResult") {
+					set(message, [...content, ["toolCallId", 1], ["toolName", null]]);
+				}
+				if (role === "custom") set(message, [...content, ["customType", 1], ["display", "true"]]);
+				if (role === "bashExecution") {
+					set(message, [
+						["command", 5],
+						["output", null],
+						["exitCode", "0"],
+						["cancelled", "yes"],
+						["truncated", 1],
+						["fullOutputPath", 1],
+						["excludeFromContext", "no"],
+					]);
+				}
 			}
-			const data = entry.data;
-			if (entry.type === "custom" && entry.customType === "session_metadata" && isObject(data)) {
-				mutations.push(() => {
-					data.tools = "read";
-				});
-				mutations.push(() => {
-					data.memory = 5;
-				});
+			if (entry.type === "custom") {
+				if (entry.customType === "session_metadata") {
+					mutations.push([entry, "data", []]);
+					set(data, [
+						["tools", "read"],
+						["tools", [1]],
+						["memory", 5],
+						["collapseNodeId", 5],
+						["harnessIntroduction", false],
+					]);
+				} else if (entry.customType === "compact_context") {
+					mutations.push([entry, "data", "summary"]);
+					set(data, [["summary", 99]]);
+				} else {
+					mutations.push([entry, "customType", 1]);
+				}
 			}
-			if (entry.type === "custom" && entry.customType === "compact_context" && isObject(data)) {
-				mutations.push(() => {
-					data.summary = 99;
-				});
+			if (entry.type === "compaction") {
+				set(entry, [
+					["summary", false],
+					["firstKeptEntryId", 5],
+					["tokensBefore", "10"],
+				]);
 			}
-			if (entry.type === "compaction" || entry.type === "branch_summary") {
-				mutations.push((e) => {
-					e.summary = false;
-				});
+			if (entry.type === "branch_summary") {
+				set(entry, [
+					["summary", false],
+					["fromId", 3],
+				]);
 			}
 			if (entry.type === "custom_message") {
-				mutations.push((e) => {
-					e.content = 3;
-				});
+				set(entry, [...content, ["customType", null], ["display", "yes"]]);
 			}
-			if (entry.type === "label") {
-				mutations.push((e) => {
-					e.targetId = 5;
-				});
-			}
-			(mutations[b % mutations.length] as (e: JsonObject) => void)(entry);
+			if (entry.type === "model_change") set(entry, [["provider", 1]]);
+			if (entry.type === "thinking_level_change") set(entry, [["thinkingLevel", null]]);
+			if (entry.type === "label") set(entry, [["targetId", 5]]);
+			if (entry.type === "session_info") set(entry, [["name", 5]]);
+			const [target, key, value] = mutations[b % mutations.length] as [JsonObject, string, unknown];
+			target[key] = value;
 			const out = [...lines];
 			out[index] = Buffer.from(JSON.stringify(entry));
 			return done(out, terminated, { damagedLine: index + 1 });
