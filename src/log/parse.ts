@@ -246,18 +246,26 @@ export class LogParser {
 		// there is nothing to salvage, so it is an error like any other line.
 		const torn = this.header !== undefined;
 		if (!isUtf8(rest)) {
-			if (torn) return this.torn(this.line + 1, "not valid UTF-8");
-			this.line++;
-			return this.fail("bad_utf8", "line is not valid UTF-8");
+			if (torn) {
+				this.torn(this.line + 1, "not valid UTF-8");
+			} else {
+				this.line++;
+				this.fail("bad_utf8", "line is not valid UTF-8");
+			}
+			return;
 		}
 		const text = rest.toString("utf8");
 		let value: unknown;
 		try {
 			value = isBlank(text) ? undefined : JSON.parse(text);
 		} catch (error) {
-			if (torn) return this.torn(this.line + 1, (error as Error).message);
-			this.line++;
-			return this.fail("bad_json", `not valid JSON (${(error as Error).message})`);
+			if (torn) {
+				this.torn(this.line + 1, (error as Error).message);
+			} else {
+				this.line++;
+				this.fail("bad_json", `not valid JSON (${(error as Error).message})`);
+			}
+			return;
 		}
 		this.offset += rest.length;
 		this.parseText(text, out, { value });
