@@ -6,10 +6,18 @@
  * of the same file reads only the bytes appended since, unless the file was
  * truncated or replaced, in which case it reads it whole again.
  */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContextError, type Diagnostic } from "./errors.js";
 import { LogParser, type ParsedEntry, type ParseOptions } from "./log/parse.js";
-import { type Expected, type FileState, readBefore, readFrom, readSpans } from "./log/read.js";
+import {
+	type Expected,
+	type FileState,
+	readBefore,
+	readFrom,
+	readSpans,
+	seemsCompacted,
+} from "./log/read.js";
 import type { Header } from "./log/schema.js";
 import { convertMessages } from "./render/convert.js";
 import { renderSystemPrompt } from "./render/system-prompt.js";
@@ -20,14 +28,20 @@ import type { TemplateSet } from "./templates/compile.js";
 import { TemplateRegistry } from "./templates/registry.js";
 import { deriveSummary, deriveSystemView, type ViewOptions } from "./view/derive.js";
 
+/** A log larger than this is read lean when it holds a compaction. */
+const LEAN_LOG_BYTES = 128 * 1024 * 1024;
+/** How much a lean read holds: little enough for entries to die young. */
+const LEAN_RETAIN_BYTES = 1024 * 1024;
+
 export interface ServiceOptions extends ParseOptions {
 	/** The templates folder (default: the package's own `templates/`). */
 	templates?: string;
 	/** The template registry to use (default: the shared one of `templates`, read once per process). */
 	registry?: TemplateRegistry;
 	/**
-	 * At most this many bytes of entries are held as objects (default 96 MiB);
-	 * older ones are read back from the log when the context needs them.
+	 * At most this many bytes of entries are held as objects while a log is
+	 * read; older ones are read back when the context needs them. Default: all
+	 * of them, but 1 MiB for a log over 128 MiB that holds a compaction.
 	 */
 	retainBytes?: number;
 }
@@ -159,11 +173,9 @@ export class ContextService {
 		}
 		this.sessions.delete(file);
 		const parser = new LogParser(file, this.options);
-		const tree = new SessionTree(
-			file,
-			this.options.lenient,
-			this.options.retainBytes === undefined ? {} : { retainBytes: this.options.retainBytes },
-		);
+		const tree = new SessionTree(file, this.options.lenient, {
+			retainBytes: this.retainBytes(file),
+		});
 		tree.reader = (spans) => readSpans(file, spans);
 		const state = feed(file, 0, parser, tree);
 		if (!state.checked)
@@ -171,6 +183,20 @@ export class ContextService {
 		const session = { parser, tree, state, check: readBefore(file, parser.offset) };
 		if (!tree.detached) this.sessions.set(file, session);
 		return session;
+	}
+
+	/**
+	 * How many bytes of entry objects to hold while reading `file`. All of
+	 * them, unless the log is huge and holds a compaction: then most of it is
+	 * out of the context, and holding almost nothing keeps memory flat (what
+	 * the context needs is read back).
+	 */
+	private retainBytes(file: string): number {
+		if (this.options.retainBytes !== undefined) return this.options.retainBytes;
+		const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+		return size > LEAN_LOG_BYTES && seemsCompacted(file)
+			? LEAN_RETAIN_BYTES
+			: Number.POSITIVE_INFINITY;
 	}
 
 	/** Reads what was appended since the last load; false if the file was replaced. */

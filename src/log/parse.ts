@@ -59,6 +59,8 @@ export interface ParseOptions {
 
 const NEWLINE = 0x0a;
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** Lines are decoded this many bytes at a time (rounded up to a whole line). */
+const SLICE_BYTES = 32 * 1024;
 
 /**
  * An incremental line parser. Feed it the file's bytes in order with
@@ -164,17 +166,24 @@ export class LogParser {
 			this.offset += last + 1;
 			return;
 		}
-		const text = span.toString("utf8");
-		let byte = 0;
-		for (let start = 0; start <= text.length; ) {
-			let nl = text.indexOf("\n", start);
-			if (nl === -1) nl = text.length;
-			const byteEnd = nl === text.length ? last : buf.indexOf(NEWLINE, byte);
-			this.lineStart = this.offset + byte;
-			this.lineBytes = byteEnd - byte;
-			this.parseText(text.slice(start, nl), out);
-			start = nl + 1;
-			byte = byteEnd + 1;
+		// Decoded in slices of a few lines: small strings die young, where
+		// one string per chunk would pile up in V8's large-object space.
+		for (let from = 0; from <= last; ) {
+			let to = from + SLICE_BYTES >= last ? last : buf.indexOf(NEWLINE, from + SLICE_BYTES);
+			if (to === -1 || to > last) to = last;
+			const text = buf.toString("utf8", from, to);
+			let byte = from;
+			for (let start = 0; start <= text.length; ) {
+				let nl = text.indexOf("\n", start);
+				if (nl === -1) nl = text.length;
+				const byteEnd = nl === text.length ? to : buf.indexOf(NEWLINE, byte);
+				this.lineStart = this.offset + byte;
+				this.lineBytes = byteEnd - byte;
+				this.parseText(text.slice(start, nl), out);
+				start = nl + 1;
+				byte = byteEnd + 1;
+			}
+			from = to + 1;
 		}
 		this.offset += last + 1;
 	}

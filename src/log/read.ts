@@ -133,3 +133,28 @@ export function readSpans(
 		closeSync(fd);
 	}
 }
+
+const COMPACTION = Buffer.from('"type":"compaction"');
+
+/**
+ * Whether the log at `path` seems to hold a compaction: a backwards scan for
+ * its type tag. Only a hint for how much of a huge log to keep in memory: a
+ * wrong answer costs time or memory, never correctness.
+ */
+export function seemsCompacted(path: string): boolean {
+	const fd = open(path);
+	try {
+		const size = fstatSync(fd).size;
+		const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
+		for (let end = size; end > 0; ) {
+			const start = Math.max(0, end - buffer.length);
+			const n = readSync(fd, buffer, 0, end - start, start);
+			if (buffer.subarray(0, n).includes(COMPACTION)) return true;
+			// Overlap the next chunk a little, so a tag cut in two is still seen.
+			end = start === 0 ? 0 : start + COMPACTION.length;
+		}
+		return false;
+	} finally {
+		closeSync(fd);
+	}
+}

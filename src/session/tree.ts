@@ -6,10 +6,11 @@
  * O(1) and walk only the part of the branch the context contains.
  *
  * The index is small; the entries' objects are not. Objects a compaction has
- * put out of the context are let go as soon as the compaction is read, and
- * so are the oldest ones once more than a budget of bytes is held: an entry
- * that is needed again is read back from the file by its offset. A huge log
- * whose latest compaction keeps a short tail thus projects in little memory.
+ * put out of the context are let go as soon as the compaction is read, and,
+ * with a byte budget, so are the oldest ones once more than the budget is
+ * held: an entry that is needed again is read back from the file by its
+ * offset. A huge log whose latest compaction keeps a short tail thus projects
+ * in little memory.
  */
 import { ContextError, type Diagnostic } from "../errors.js";
 import { type MigrationState, migrateEntry } from "../log/migrate.js";
@@ -18,13 +19,13 @@ import type { CompactionEntry, Entry, MessageEntry, SessionMetadata } from "../l
 
 const NONE = -1;
 
-/** Numeric columns, grown by doubling. */
-class Column<A extends Int32Array | Float64Array> {
+/** Numeric columns, grown by half again each time. */
+class Column<A extends Uint8Array | Int32Array | Float64Array> {
 	constructor(public data: A) {}
 	grow(size: number): void {
 		if (size <= this.data.length) return;
-		let length = this.data.length * 2;
-		while (length < size) length *= 2;
+		let length = Math.ceil(this.data.length * 1.5);
+		while (length < size) length = Math.ceil(length * 1.5);
 		const next = new (this.data.constructor as new (n: number) => A)(length);
 		next.set(this.data);
 		this.data = next;
@@ -35,10 +36,8 @@ const ints = () => new Column(new Int32Array(1024));
 /** Reads lines back from the log: byte spans in, their texts out, in order. */
 export type LineReader = (spans: readonly { offset: number; length: number }[]) => string[];
 
-/** By default, at most this many bytes of entries are held as objects (more only for the context). */
-export const DEFAULT_RETAIN_BYTES = 96 * 1024 * 1024;
-
-const SETS_MODEL = 1;
+/** In the kind column, the bit that marks an assistant message naming its model. */
+const SETS_MODEL = 0x80;
 
 export class SessionTree {
 	readonly ids: string[] = [];
@@ -62,8 +61,8 @@ export class SessionTree {
 	/** Entry objects held, by index; undefined once let go. */
 	private readonly objects: (Entry | undefined)[] = [];
 	private readonly lineCol = ints();
-	private readonly kindCol = ints();
-	private readonly flagCol = ints();
+	/** The entry's {@link Kind}, with {@link SETS_MODEL} or'ed in. */
+	private readonly kindCol = new Column(new Uint8Array(1024));
 	private readonly offsetCol = new Column(new Float64Array(1024));
 	private readonly lengthCol = ints();
 	private readonly parentCol = ints();
@@ -76,7 +75,6 @@ export class SessionTree {
 	private readonly columns = [
 		this.lineCol,
 		this.kindCol,
-		this.flagCol,
 		this.offsetCol,
 		this.lengthCol,
 		this.parentCol,
@@ -100,7 +98,7 @@ export class SessionTree {
 		private readonly lenient = false,
 		options: { retainBytes?: number } = {},
 	) {
-		this.retainBytes = options.retainBytes ?? DEFAULT_RETAIN_BYTES;
+		this.retainBytes = options.retainBytes ?? Number.POSITIVE_INFINITY;
 	}
 
 	get size(): number {
@@ -110,7 +108,7 @@ export class SessionTree {
 		return this.lineCol.data[i] as number;
 	}
 	kind(i: number): number {
-		return this.kindCol.data[i] as number;
+		return (this.kindCol.data[i] as number) & ~SETS_MODEL;
 	}
 	parent(i: number): number {
 		return this.parentCol.data[i] as number;
@@ -163,23 +161,32 @@ export class SessionTree {
 
 	/** Adds one parsed entry. Call {@link finish} once the batch is in. */
 	add({ entry, kind, line, offset, length }: ParsedEntry): void {
-		const first = this.byId.get(entry.id);
-		if (first !== undefined) {
-			const reason = `duplicate id ${JSON.stringify(entry.id)} on line ${line} (first on line ${this.line(first)})`;
+		const i = this.ids.length;
+		const id = entry.id;
+		// Looked up before this entry is known, so a self-reference is caught as a cycle;
+		// most entries follow their parent, which spares the map.
+		const parentId = entry.parentId;
+		const parent =
+			parentId === null
+				? NONE
+				: i > 0 && this.ids[i - 1] === parentId
+					? i - 1
+					: this.byId.get(parentId);
+		const known = this.byId.size;
+		this.byId.set(id, i);
+		if (this.byId.size === known) {
+			const first = this.ids.indexOf(id); // only on this error path
+			this.byId.set(id, first);
+			const reason = `duplicate id ${JSON.stringify(id)} on line ${line} (first on line ${this.line(first)})`;
 			this.structural("duplicate_id", reason, line, "the later line skipped");
 			return;
 		}
-		const i = this.ids.length;
-		// Looked up before this entry is known, so a self-reference is caught as a cycle.
-		const parent = entry.parentId === null ? NONE : this.byId.get(entry.parentId);
 		if (i >= this.parentCol.data.length) for (const col of this.columns) col.grow(i + 1);
-		this.ids.push(entry.id);
+		this.ids.push(id);
 		this.objects.push(entry);
-		this.byId.set(entry.id, i);
 		this.lineCol.data[i] = line;
-		this.kindCol.data[i] = kind;
-		this.flagCol.data[i] =
-			kind === Kind.Message && namesModel(entry as MessageEntry) ? SETS_MODEL : 0;
+		const setsModel = kind === Kind.Message && namesModel(entry as MessageEntry);
+		this.kindCol.data[i] = setsModel ? kind | SETS_MODEL : kind;
 		this.offsetCol.data[i] = offset;
 		this.lengthCol.data[i] = length;
 		this.heldBytes += length;
@@ -242,13 +249,14 @@ export class SessionTree {
 
 	private inherit(i: number): void {
 		const p = this.parentCol.data[i] as number;
-		const kind = this.kindCol.data[i];
+		const kind = this.kind(i);
 		const from = (col: Column<Int32Array>) => (p === NONE ? NONE : (col.data[p] as number));
 		this.depthCol.data[i] = p === NONE ? 0 : (this.depthCol.data[p] as number) + 1;
 		this.compactionCol.data[i] = kind === Kind.Compaction ? i : from(this.compactionCol);
 		this.collapseCol.data[i] = kind === Kind.CompactContext ? i : from(this.collapseCol);
 		this.thinkingCol.data[i] = kind === Kind.ThinkingLevelChange ? i : from(this.thinkingCol);
-		const setsModel = kind === Kind.ModelChange || this.flagCol.data[i] === SETS_MODEL;
+		const setsModel =
+			kind === Kind.ModelChange || ((this.kindCol.data[i] as number) & SETS_MODEL) !== 0;
 		this.modelCol.data[i] = setsModel ? i : from(this.modelCol);
 	}
 
