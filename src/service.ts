@@ -28,6 +28,7 @@ import type { TemplateSet } from "./templates/compile.js";
 import { TemplateRegistry } from "./templates/registry.js";
 import { deriveSummary, deriveSystemView, type ViewOptions } from "./view/derive.js";
 
+const DEFAULT_MAX_OPEN_SESSIONS = 32;
 /** A log larger than this is read lean when it holds a compaction. */
 const LEAN_LOG_BYTES = 128 * 1024 * 1024;
 /** How much a lean read holds: little enough for entries to die young. */
@@ -44,6 +45,8 @@ export interface ServiceOptions extends ParseOptions {
 	 * of them, but 1 MiB for a log over 128 MiB that holds a compaction.
 	 */
 	retainBytes?: number;
+	/** How many sessions to keep open for incremental reloads (default 32, least recently loaded out first). */
+	maxOpenSessions?: number;
 }
 
 export interface LoadOptions extends ViewOptions {
@@ -163,7 +166,8 @@ export class ContextService {
 		if (open !== undefined) {
 			try {
 				if (this.append(file, open)) {
-					if (open.tree.detached) this.sessions.delete(file);
+					this.sessions.delete(file); // re-inserted last: the most recently loaded
+					if (!open.tree.detached) this.sessions.set(file, open);
 					return open;
 				}
 			} catch (error) {
@@ -178,11 +182,18 @@ export class ContextService {
 		});
 		tree.reader = (spans) => readSpans(file, spans);
 		const state = feed(file, 0, parser, tree);
-		if (!state.checked)
-			throw new ContextError("io", "the session log changed while it was read", { file });
 		const session = { parser, tree, state, check: readBefore(file, parser.offset) };
-		if (!tree.detached) this.sessions.set(file, session);
+		if (!tree.detached) this.keep(file, session);
 		return session;
+	}
+
+	/** Keeps `session` open, forgetting the least recently loaded one past the limit. */
+	private keep(file: string, session: OpenSession): void {
+		this.sessions.set(file, session);
+		if (this.sessions.size > (this.options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS)) {
+			const oldest = this.sessions.keys().next().value as string;
+			this.sessions.delete(oldest);
+		}
 	}
 
 	/**

@@ -196,3 +196,18 @@ describe("bounded memory", () => {
 		expect(readFileSync(path, "utf8")).not.toContain('"parentId"');
 	});
 });
+
+describe("open sessions", () => {
+	it("keeps at most maxOpenSessions open, the least recently loaded out first", () => {
+		const paths = ["a", "b", "c"].map((name) => writeLog([HEADER, user("u", null, name)], name));
+		const service = new ContextService({ maxOpenSessions: 2 });
+		const open = () => [
+			...(service as unknown as { sessions: Map<string, unknown> }).sessions.keys(),
+		];
+		for (const path of paths) service.loadSync(path);
+		expect(open()).toEqual([paths[1], paths[2]]);
+		service.loadSync(paths[1] as string);
+		expect(open()).toEqual([paths[2], paths[1]]);
+		for (const path of paths) expect(JSON.stringify(service.loadSync(path))).toBe(fresh(path));
+	});
+});
