@@ -8,7 +8,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { ContextError, type Diagnostic } from "./errors.js";
+import type { Diagnostic } from "./errors.js";
 import { LogParser, type ParsedEntry, type ParseOptions } from "./log/parse.js";
 import {
 	type Expected,

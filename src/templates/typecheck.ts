@@ -8,6 +8,19 @@
 import Handlebars from "handlebars";
 import { z } from "zod";
 import { codeFrame, type Diagnostic } from "../errors.js";
+import {
+	ANY,
+	BOOLEAN,
+	describeValue,
+	didYouMean,
+	flatten,
+	type Kind,
+	kindsOf,
+	memberOf,
+	NUMBER,
+	type Schema,
+	STRING,
+} from "./zod-types.js";
 
 /** One template of a set, as loaded from disk. */
 export interface TemplateSource {
@@ -31,8 +44,6 @@ export interface HelperSignature {
 	returns: "string" | "boolean" | "any";
 }
 
-type Schema = z.ZodType;
-type Kind = HelperSignature["params"][number] | "object" | "other";
 type Expr = hbs.AST.Expression;
 type Path = hbs.AST.PathExpression;
 type Pos = hbs.AST.Position;
@@ -72,7 +83,6 @@ const BLOCKS = ["if", "unless", "each", "with"];
 const NOT_ALLOWED = ["lookup", "log"]; // built-ins whose result has no static type, or no text
 const SEP = "\u0000"; // joins key segments; no field name written in a template contains it
 const SCOPED = /^(\.|this\b)/; // `this.x` and `./x` skip helpers and block params
-const [STRING, NUMBER, BOOLEAN, ANY] = [z.string(), z.number(), z.boolean(), z.any()];
 const RETURNS = { string: STRING, boolean: BOOLEAN, any: ANY };
 const LITERALS: Record<string, Schema> = {
 	StringLiteral: STRING,
@@ -85,83 +95,9 @@ function value(alts: readonly Schema[], key?: string): Value {
 	return { alts, absent: false, absentAt: undefined, key };
 }
 
-/** Peels wrappers and unions off a schema: its concrete alternatives, and whether it may be absent. */
-function flatten(s: Schema): { alts: Schema[]; absent: boolean } {
-	if (s instanceof z.ZodOptional || s instanceof z.ZodExactOptional || s instanceof z.ZodNullable) {
-		return { alts: flatten(s.unwrap() as Schema).alts, absent: true };
-	}
-	// The view is parsed output, so a default has been filled in.
-	if (s instanceof z.ZodDefault || s instanceof z.ZodPrefault || s instanceof z.ZodNonOptional) {
-		return { alts: flatten(s.unwrap() as Schema).alts, absent: false };
-	}
-	if (s instanceof z.ZodCatch || s instanceof z.ZodReadonly || s instanceof z.ZodLazy) {
-		return flatten(s.unwrap() as Schema);
-	}
-	// A pipe's view is its output side; a transform's output has no schema.
-	if (s instanceof z.ZodPipe)
-		return flatten(s.out instanceof z.ZodTransform ? ANY : (s.out as Schema));
-	if (s instanceof z.ZodUnion) {
-		const parts = (s.options as Schema[]).map(flatten);
-		return { alts: parts.flatMap((p) => p.alts), absent: parts.some((p) => p.absent) };
-	}
-	const absent = ["null", "undefined", "void"].includes(s.def.type);
-	return { alts: absent ? [] : [s], absent };
-}
-
-/** The kinds of value a concrete schema holds. `def.type` also covers z.email(), z.int() & co. */
-function kindsOf(s: Schema): Kind[] {
-	const ofValue = (v: unknown): Kind =>
-		typeof v === "bigint"
-			? "number"
-			: ((["string", "number", "boolean"] as Kind[]).find((k) => k === typeof v) ?? "other");
-	if (s instanceof z.ZodEnum) return s.options.map(ofValue);
-	if (s instanceof z.ZodLiteral) return [...s.values].map(ofValue);
-	const t = s.def.type;
-	if (t === "string" || t === "template_literal") return ["string"];
-	if (t === "number" || t === "bigint") return ["number"];
-	if (t === "boolean" || t === "any" || t === "array" || t === "object") return [t];
-	return [t === "unknown" ? "any" : t === "record" ? "object" : "other"];
-}
-
 /** Whether every alternative of `v` is of one of `kinds` (anything goes for `z.any()`). */
 function fits(v: Value, kinds: readonly Kind[]): boolean {
 	return v.alts.every((a) => kindsOf(a).every((k) => k === "any" || kinds.includes(k)));
-}
-
-/** The schema of field `name` of a concrete schema, or undefined when it has none. */
-function memberOf(s: Schema, name: string): Schema | undefined {
-	if (s instanceof z.ZodArray) {
-		if (name === "length") return NUMBER;
-		return /^\d+$/.test(name) ? (s.element as Schema).optional() : undefined; // may be out of range
-	}
-	if (s instanceof z.ZodObject) {
-		if (Object.hasOwn(s.shape, name)) return s.shape[name] as Schema;
-		const rest = s.def.catchall as Schema | undefined; // z.looseObject(): any other key
-		return rest === undefined || rest instanceof z.ZodNever ? undefined : rest;
-	}
-	if (s instanceof z.ZodRecord) return s.valueType as Schema;
-	return kindsOf(s).includes("any") ? ANY : undefined;
-}
-
-/** A short type for messages: `object {cwd, memory?}`, `array of string`, `"a" | "b"`. */
-function describe(s: Schema, depth = 0): string {
-	if (s instanceof z.ZodObject) {
-		const keys = Object.keys(s.shape).map((k) => (flatten(s.shape[k]).absent ? `${k}?` : k));
-		return `object {${(keys.length > 8 ? [...keys.slice(0, 8), "…"] : keys).join(", ")}}`;
-	}
-	const inner = s instanceof z.ZodArray ? s.element : s instanceof z.ZodRecord ? s.valueType : null;
-	if (inner !== null)
-		return `${s.def.type} of ${depth > 1 ? "…" : describeValue(flatten(inner as Schema), depth + 1)}`;
-	if (s instanceof z.ZodEnum || s instanceof z.ZodLiteral) {
-		const values: unknown[] = s instanceof z.ZodEnum ? s.options : [...s.values];
-		return values.map((v) => (typeof v === "string" ? JSON.stringify(v) : String(v))).join(" | ");
-	}
-	return s.def.type;
-}
-
-function describeValue(v: { alts: readonly Schema[]; absent: boolean }, depth = 0): string {
-	const parts = [...v.alts.map((a) => describe(a, depth)), ...(v.absent ? ["undefined"] : [])];
-	return parts.join(" | ") || "undefined";
 }
 
 function absentMessage(e: Expr, v: Value): string {
@@ -169,30 +105,6 @@ function absentMessage(e: Expr, v: Value): string {
 	const at = v.absentAt ?? text;
 	const lead = at === text ? "" : `"${text}": `;
 	return `${lead}"${at}" may be absent (${describeValue(v)}); guard it with {{#if ${at}}}`;
-}
-
-function editDistance(a: string, b: string): number {
-	let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-	for (let i = 1; i <= a.length; i++) {
-		const next = [i];
-		for (let j = 1; j <= b.length; j++) {
-			const swap = (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-			next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, swap));
-		}
-		row = next;
-	}
-	return row[b.length] ?? 0;
-}
-
-/** ` (did you mean "x"?)` for the nearest candidate within 2 edits (or a third of the name). */
-function didYouMean(name: string, candidates: Iterable<string>): string {
-	const limit = Math.max(2, Math.floor(name.length / 3));
-	let best: { name: string; d: number } | undefined;
-	for (const c of new Set(candidates)) {
-		const d = editDistance(name, c);
-		if (c !== name && d <= limit && (best === undefined || d < best.d)) best = { name: c, d };
-	}
-	return best === undefined ? "" : ` (did you mean "${best.name}"?)`;
 }
 
 /** A path as it can be written back, cut after its first `n` parts. */
