@@ -80,8 +80,10 @@ function eventsOf(t: TemplateFile): Event[] | undefined {
 		for (const node of program?.body ?? []) {
 			if (node.type === "ContentStatement") {
 				const c = node as hbs.AST.ContentStatement;
-				for (const match of c.value.matchAll(TAG_LINE)) {
-					const before = c.value.slice(0, match.index);
+				// The raw text, with the whitespace a standalone tag strips: its positions are the file's.
+				const raw = c.original as unknown as string;
+				for (const match of raw.matchAll(TAG_LINE)) {
+					const before = raw.slice(0, match.index);
 					const lines = before.split("\n");
 					events.push({
 						what: match[0],
