@@ -159,7 +159,7 @@ async function measureRender() {
 		parentSession: "session-123",
 	};
 	const metadata = { tools: TOOLS, memory: MEMORY, collapseNodeId: "node-01JEXAMPLE0000000000" };
-	const view = deriveSystemView(header, metadata, set.categorizer);
+	const view = deriveSystemView(header, metadata, set);
 	const bench = new Bench({ time: 2000, warmupTime: 300 });
 	bench.add("renderSystemPrompt", () => renderSystemPrompt(set, view));
 	await bench.run();

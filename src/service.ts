@@ -113,14 +113,14 @@ export class ContextService {
 		const projection = projectBranch(
 			tree,
 			header,
-			(summary) => {
+			(summary, line) => {
 				const derived = deriveSummary(summary, set.caps, set.markers);
-				summaryDiagnostics.push(...derived.diagnostics.map((d) => ({ ...d, file })));
+				summaryDiagnostics.push(...derived.diagnostics.map((d) => ({ ...d, file, line })));
 				return derived.text;
 			},
 			options.leaf,
 		);
-		const view = deriveSystemView(header, tree.metadata, set.categorizer, options);
+		const view = deriveSystemView(header, tree.metadata, set, options);
 		// In line order, so a kept-open session and a fresh load list them alike.
 		const diagnostics = [
 			...parser.diagnostics,
@@ -216,7 +216,7 @@ export class ContextService {
 			state: open.state,
 			check: open.check,
 		});
-		if (!state.checked) return false;
+		if (!state.checked || open.parser.diverged) return false;
 		open.state = state;
 		open.check = readBefore(file, open.parser.offset);
 		return true;
@@ -272,13 +272,17 @@ export function loadContext(
 	return new ContextService(options).load(path, options);
 }
 
-/** The provider-ready form of `messages`, framed by template set `version` (default: newest). */
+/**
+ * The provider-ready form of a bundle's messages. Given the bundle, it frames
+ * them with the template set that rendered it; given bare messages, with
+ * `templateVersion` (default: the newest set).
+ */
 export function convertToLlm(
-	messages: readonly ContextMessage[],
+	input: ContextBundle | readonly ContextMessage[],
 	options: { templates?: string; templateVersion?: string } = {},
 ): LlmMessage[] {
-	return convertMessages(
-		messages,
-		TemplateRegistry.for(options.templates).get(options.templateVersion),
-	);
+	const bundle = Array.isArray(input) ? undefined : (input as ContextBundle);
+	const messages = bundle === undefined ? (input as readonly ContextMessage[]) : bundle.messages;
+	const version = options.templateVersion ?? bundle?.meta.templateVersion;
+	return convertMessages(messages, TemplateRegistry.for(options.templates).get(version));
 }

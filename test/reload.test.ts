@@ -93,6 +93,27 @@ describe("incremental reload", () => {
 		expect(bundle.messages).toHaveLength(2);
 	});
 
+	it("reads the file again when bytes appended continue a last line that had no newline", () => {
+		for (const lenient of [false, true]) {
+			const a = JSON.stringify(user("a", null, "A"));
+			const path = writeLog(`${line(HEADER)}${a}`);
+			const service = new ContextService({ lenient });
+			same(service, path);
+			appendFileSync(path, line(user("b", "a", "B"))); // "{A}{B}": one bad line now
+			if (lenient) {
+				expect(JSON.stringify(service.loadSync(path))).toBe(fresh(path, { lenient }));
+				expect(service.loadSync(path).messages).toHaveLength(0);
+			} else {
+				expect(() => service.loadSync(path)).toThrow(/:2: not valid JSON/);
+			}
+		}
+		const spaces = writeLog(`${line(HEADER)}  `);
+		const service = new ContextService();
+		same(service, spaces);
+		appendFileSync(spaces, line(user("c", null, "C"))); // "  {C}": a good line
+		expect(same(service, spaces).messages).toHaveLength(1);
+	});
+
 	it("keeps version-1 ids and chains right across appends", () => {
 		const v1 = { type: "session", id: "s", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" };
 		const message = (text: string) => ({

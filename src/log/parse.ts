@@ -84,6 +84,12 @@ export class LogParser {
 	/** The file offset and byte length of the line being parsed. */
 	private lineStart = 0;
 	private lineBytes = 0;
+	/**
+	 * Bytes appended after a last line that had no newline continued that
+	 * line: what was parsed no longer matches the file. Only a fresh read can
+	 * say what the file holds now; this parser takes no more bytes.
+	 */
+	diverged = false;
 	/** The last line parsed had no newline (the bytes on disk ended there). */
 	private unterminated = false;
 	private skipping = false;
@@ -101,6 +107,7 @@ export class LogParser {
 
 	/** Parses every complete line in `chunk` (plus what was left over before). */
 	push(input: Buffer, out: ParsedEntry[]): void {
+		if (this.diverged) return;
 		this.tornLine = undefined;
 		let chunk = input;
 		if (this.unterminated) {
@@ -111,12 +118,13 @@ export class LogParser {
 			chunk = chunk.subarray(k);
 			if (chunk.length === 0) return;
 			this.unterminated = false;
-			if (chunk[0] === NEWLINE) {
-				this.offset += 1;
-				chunk = chunk.subarray(1);
-			} else {
-				this.fail("bad_json", "not valid JSON (the line goes on after a complete value)");
+			if (chunk[0] !== NEWLINE) {
+				// That line goes on: read as a whole, it is not what was parsed.
+				this.diverged = true;
+				return;
 			}
+			this.offset += 1;
+			chunk = chunk.subarray(1);
 		}
 		let buf = chunk;
 		if (this.pending.length > 0 || this.skipping) {
@@ -236,6 +244,7 @@ export class LogParser {
 
 	/** The bytes on disk end here: parse a last line that has no newline. */
 	end(out: ParsedEntry[]): void {
+		if (this.diverged) return;
 		const rest = Buffer.concat(this.pending);
 		if (rest.length === 0) {
 			if (this.header === undefined && !this.skipping) {

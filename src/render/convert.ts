@@ -9,7 +9,7 @@ import type { AgentMessage } from "../log/schema.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet } from "../templates/compile.js";
 import { deriveSummary } from "../view/derive.js";
-import { neutralizeBlock } from "../view/neutralize.js";
+import { neutralizeBlock, neutralizeLine } from "../view/neutralize.js";
 
 type Block = { type: string; text?: string; [key: string]: unknown };
 
@@ -20,6 +20,7 @@ export function convertMessages(
 ): LlmMessage[] {
 	const out: LlmMessage[] = [];
 	const clean = (text: string) => neutralizeBlock(text, set.markers);
+	const cleanLine = (text: string) => neutralizeLine(text, set.markers);
 	const user = (text: string, timestamp: unknown, extra: Block[] = []): LlmMessage => ({
 		role: "user",
 		content: [{ type: "text", text }, ...extra],
@@ -53,7 +54,7 @@ export function convertMessages(
 					user(
 						set.render["branch-summary"]({
 							summary: clean(message.summary),
-							...(message.fromId === undefined ? {} : { fromId: message.fromId }),
+							...(message.fromId === undefined ? {} : { fromId: cleanLine(message.fromId) }),
 						}),
 						message.timestamp,
 					),

@@ -33,8 +33,6 @@ export interface Projection {
 	/** The leaf the branch ends at (undefined for a log with no tree entries). */
 	leafId: string | undefined;
 	messages: ContextMessage[];
-	/** The stored summary of the injected compact_context, if any. */
-	compactSummary: string | undefined;
 	model: ModelRef | undefined;
 	thinkingLevel: string | undefined;
 	diagnostics: Diagnostic[];
@@ -48,7 +46,7 @@ export interface Projection {
 export function projectBranch(
 	tree: SessionTree,
 	header: Header,
-	frameSummary: (summary: string) => string,
+	frameSummary: (summary: string, line: number) => string,
 	leafId?: string,
 ): Projection {
 	const diagnostics: Diagnostic[] = [];
@@ -72,7 +70,6 @@ export function projectBranch(
 		return {
 			leafId: undefined,
 			messages: [],
-			compactSummary: undefined,
 			model: fallbackModel,
 			thinkingLevel: fallbackThinking,
 			diagnostics,
@@ -99,7 +96,7 @@ export function projectBranch(
 		return {
 			type: "custom",
 			role: "collapse_context",
-			payload: { summary: frameSummary(summary) },
+			payload: { summary: frameSummary(summary, tree.line(collapse)) },
 		};
 	};
 	let collapseInjected = false;
@@ -131,10 +128,6 @@ export function projectBranch(
 	return {
 		leafId: tree.ids[leaf],
 		messages,
-		compactSummary:
-			collapse === NONE
-				? undefined
-				: ((tree.entry(collapse) as CustomEntry).data as { summary: string }).summary,
 		model: modelAt === NONE ? fallbackModel : modelOf(tree.entry(modelAt) as Entry),
 		thinkingLevel:
 			thinkingAt === NONE

@@ -24,9 +24,10 @@ export interface ViewOptions {
 export function deriveSystemView(
 	header: Header,
 	metadata: SessionMetadata,
-	categorizer: Categorizer,
+	set: { categorizer: Categorizer; markers: readonly string[] },
 	options: ViewOptions = {},
 ): SystemView {
+	const { categorizer, markers } = set;
 	const introduction = present(metadata.harnessIntroduction);
 	const memory = present(options.memory ?? metadata.memory);
 	const tools = (options.tools ?? metadata.tools ?? [])
@@ -35,11 +36,12 @@ export function deriveSystemView(
 	const nodeId = present(metadata.collapseNodeId);
 	const sourceSessionId = present(metadata.sourceSessionId ?? header.parentSession);
 	return {
-		harness: introduction === undefined ? {} : { introduction: neutralizeBlock(introduction) },
+		harness:
+			introduction === undefined ? {} : { introduction: neutralizeBlock(introduction, markers) },
 		toolGroups: categorizer.group(tools),
 		environment: {
 			cwd: neutralizeLine(options.cwd ?? metadata.cwd ?? header.cwd),
-			...(memory === undefined ? {} : { memory: neutralizeBlock(memory) }),
+			...(memory === undefined ? {} : { memory: neutralizeBlock(memory, markers) }),
 		},
 		...(nodeId === undefined
 			? {}

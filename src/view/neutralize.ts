@@ -11,7 +11,8 @@
 /** Tags the prompt's structure is made of. */
 export const RESERVED_TAGS = ["harness", "tools", "environment", "lineage", "memory", "summary"];
 
-const TAG = new RegExp(`<(\\s*/?\\s*(?:${RESERVED_TAGS.join("|")})\\b)`, "gi");
+// No two `\s*` side by side: that would backtrack quadratically on a long run of spaces.
+const TAG = new RegExp(`<(\\s*(?:/\\s*)?(?:${RESERVED_TAGS.join("|")})\\b)`, "gi");
 const LINE_BREAKS = /[\r\n\u0085\u2028\u2029]+/g;
 
 /** Multi-line text: reserved tags defused, framing markers escaped. */
@@ -38,9 +39,4 @@ function markerPattern(marker: string): RegExp {
 		patterns.set(marker, pattern);
 	}
 	return pattern;
-}
-
-/** Whether `text` holds anything {@link neutralizeBlock} would change. */
-export function isNeutral(text: string, markers: readonly string[] = []): boolean {
-	return neutralizeBlock(text, markers) === text;
 }
