@@ -63,7 +63,7 @@ export function convertMessages(
 			case "custom": {
 				const { text, rest } = splitContent(message.content);
 				const framed = set.render["custom-message"]({
-					customType: message.customType,
+					customType: cleanLine(message.customType),
 					text: clean(text),
 				});
 				out.push(user(framed, message.timestamp, rest));
