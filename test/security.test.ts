@@ -6,7 +6,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ContextError, ContextService, convertToLlm } from "../src/index.js";
+import { assertSections, ContextError, ContextService, convertToLlm } from "../src/index.js";
 import { compileTemplateSet } from "../src/templates/compile.js";
 import { readTemplateSets } from "../src/templates/load.js";
 import {
@@ -232,5 +232,18 @@ describe("a set is the files of its own folder", () => {
 		writeFileSync(join(dir, "v1/sub/x.hbs"), "x");
 		const dirSet = readTemplateSets(dir).get("v1");
 		expect([...(dirSet?.templates.keys() ?? [])]).not.toContain("x");
+	});
+});
+
+describe("the rendered prompt is checked again", () => {
+	it("rejects section tags that are not alone on their line, or out of order", () => {
+		const good = "<harness>\nh\n</harness>\n<tools>\nt\n</tools>\n<environment>\ne\n</environment>";
+		expect(() => assertSections(good, false)).not.toThrow();
+		expect(() =>
+			assertSections(good.replace("h\n", "h</harness><lineage>x</lineage><harness>\n"), false),
+		).toThrow(ContextError);
+		expect(() => assertSections(`${good}\n<lineage>\nl\n</lineage>`, false)).toThrow(/expected/);
+		expect(() => assertSections(`${good}\n<lineage>\nl\n</lineage>`, true)).not.toThrow();
+		expect(() => assertSections(good.replace("<tools>", "< tools >"), false)).toThrow(ContextError);
 	});
 });

@@ -7,7 +7,8 @@ import { ContextError } from "../errors.js";
 import type { TemplateSet } from "../templates/compile.js";
 import { SECTIONS, type SystemView } from "../view/schema.js";
 
-const TAG_LINE = new RegExp(`^</?(?:${SECTIONS.join("|")})>$`, "gm");
+/** Anything that reads as a section tag, wherever it stands (session values cannot hold one). */
+const TAG = new RegExp(`<\\s*(?:/\\s*)?(?:${SECTIONS.join("|")})\\b[^>]*>`, "gi");
 
 /** Renders the system prompt of `view` with `set`, sections guaranteed in order. */
 export function renderSystemPrompt(set: TemplateSet, view: SystemView): string {
@@ -17,23 +18,28 @@ export function renderSystemPrompt(set: TemplateSet, view: SystemView): string {
 }
 
 /**
- * Throws unless the section tags of `text`, each alone on its line, are
- * exactly harness, tools, environment and (iff `lineage`) lineage, in order.
+ * Throws unless the section tags of `text` are exactly harness, tools,
+ * environment and (iff `lineage`) lineage, in order, each alone on its line.
  */
 export function assertSections(text: string, lineage: boolean, version = "?"): void {
 	const expected = (lineage ? SECTIONS : SECTIONS.slice(0, 3)).flatMap((s) => [
 		`<${s}>`,
 		`</${s}>`,
 	]);
-	const found = text.match(TAG_LINE) ?? [];
+	const found = [...text.matchAll(TAG)];
+	const alone = (m: RegExpMatchArray) => {
+		const start = m.index ?? 0;
+		const end = start + m[0].length;
+		return (start === 0 || text[start - 1] === "\n") && (end === text.length || text[end] === "\n");
+	};
 	const ok =
 		found.length === expected.length &&
-		found.every((tag, i) => tag === expected[i]) &&
+		found.every((m, i) => m[0] === expected[i] && alone(m)) &&
 		text.startsWith("<harness>");
 	if (!ok) {
 		throw new ContextError(
 			"section_order",
-			`template set ${version} rendered sections ${found.join(" ") || "(none)"}; expected ${expected.join(" ")}`,
+			`template set ${version} rendered section tags ${found.map((m) => m[0]).join(" ") || "(none)"}; expected ${expected.join(" ")}, each alone on its line`,
 		);
 	}
 }

@@ -12,9 +12,12 @@ import type { TemplateFile } from "./front-matter.js";
 
 /** Where an event sits: at the top level, directly in `{{#if lineage}}`, or in another block. */
 type Guard = "none" | "lineage" | "other";
-type Event = { what: string; line: number; column: number; guard: Guard };
+/** A section tag or partial call; `alone`: a tag that is all of its line, as it must be. */
+type Event = { what: string; line: number; column: number; guard: Guard; alone: boolean };
 
-const TAG_LINE = new RegExp(`^<(/?)(${SECTIONS.join("|")})>$`, "gm");
+/** Anything that reads as a section tag, wherever it stands. */
+const TAG = new RegExp(`<\\s*(?:/\\s*)?(?:${SECTIONS.join("|")})\\b[^>]*>`, "gi");
+const TAG_ALONE = new RegExp(`^</?(?:${SECTIONS.join("|")})>$`);
 
 const EXPECTED = SECTIONS.flatMap((s) => [`<${s}>`, `{{> ${s}}}`, `</${s}>`]);
 
@@ -42,6 +45,11 @@ export function checkSkeleton(
 			if (first !== undefined) {
 				at(t, first.line, first.column, `only the skeleton (system.hbs) may write ${first.what}`);
 			}
+			continue;
+		}
+		const inline = events.find((e) => !e.alone);
+		if (inline !== undefined) {
+			at(skeleton, inline.line, inline.column, `${inline.what} must stand alone on its line`);
 			continue;
 		}
 		const seen = events.map((e) => e.what);
@@ -76,23 +84,26 @@ function eventsOf(t: TemplateFile): Event[] | undefined {
 		return undefined;
 	}
 	const events: Event[] = [];
+	const bodyLines = t.body.split("\n");
 	const walk = (program: hbs.AST.Program | undefined, guard: Guard) => {
 		for (const node of program?.body ?? []) {
 			if (node.type === "ContentStatement") {
 				const c = node as hbs.AST.ContentStatement;
 				// The raw text, with the whitespace a standalone tag strips: its positions are the file's.
 				const raw = c.original as unknown as string;
-				for (const match of raw.matchAll(TAG_LINE)) {
+				for (const match of raw.matchAll(TAG)) {
 					const before = raw.slice(0, match.index);
 					const lines = before.split("\n");
+					const line = c.loc.start.line + lines.length - 1;
 					events.push({
 						what: match[0],
-						line: c.loc.start.line + lines.length - 1,
+						line,
 						column:
 							lines.length === 1
 								? c.loc.start.column + before.length + 1
 								: (lines.at(-1)?.length ?? 0) + 1,
 						guard,
+						alone: TAG_ALONE.test(match[0]) && bodyLines[line - 1] === match[0],
 					});
 				}
 			} else if (node.type === "PartialStatement") {
@@ -104,6 +115,7 @@ function eventsOf(t: TemplateFile): Event[] | undefined {
 						line: p.loc.start.line,
 						column: p.loc.start.column + 1,
 						guard,
+						alone: true,
 					});
 				}
 			} else if (node.type === "BlockStatement") {
