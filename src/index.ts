@@ -33,6 +33,7 @@ export {
 	type TemplateSetSource,
 } from "./templates/compile.js";
 export { readTemplateSets } from "./templates/load.js";
+export { TemplateRegistry } from "./templates/registry.js";
 export type { ViewOptions } from "./view/derive.js";
 export { SECTIONS, SUMMARY_LABELS, type SystemView, SystemViewSchema } from "./view/schema.js";
 export { formatSummary, parseSummary } from "./view/summary.js";

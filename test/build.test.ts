@@ -3,7 +3,15 @@
  * fixtures, snapshots and a README. One test per class of error, asserting
  * the code or message, the file:line:column and the exit code.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -197,10 +205,23 @@ describe("template sets side by side", () => {
 });
 
 describe("the precompiled runtime", () => {
+	it("runs no code from a templates folder it was not told to trust", async () => {
+		const dir = await ready();
+		const marker = join(dir, "ran");
+		writeFileSync(
+			join(dir, "templates/.compiled/v1.cjs"),
+			`require("fs").writeFileSync(${JSON.stringify(marker)}, "x");`,
+		);
+		const before = compileCount;
+		new ContextService({ templates: join(dir, "templates") }).loadSync(EXAMPLE);
+		expect(existsSync(marker)).toBe(false);
+		expect(compileCount).toBe(before + 1);
+	});
+
 	it("renders from the build's precompiled sets without compiling anything", async () => {
 		const dir = await ready();
 		const before = compileCount;
-		const registry = new TemplateRegistry(join(dir, "templates"));
+		const registry = new TemplateRegistry(join(dir, "templates"), { precompiled: true });
 		const set = registry.get("v1");
 		expect(compileCount).toBe(before);
 		const bundle = new ContextService({ registry }).loadSync(EXAMPLE);
@@ -213,7 +234,7 @@ describe("the precompiled runtime", () => {
 		const dir = await ready();
 		edit(join(dir, "templates/v1/lineage.hbs"), "Collapse event:", "Collapse event (edited):");
 		const before = compileCount;
-		const registry = new TemplateRegistry(join(dir, "templates"));
+		const registry = new TemplateRegistry(join(dir, "templates"), { precompiled: true });
 		const bundle = new ContextService({ registry }).loadSync(EXAMPLE);
 		expect(compileCount).toBe(before + 1);
 		expect(bundle.systemPrompt).toContain("Collapse event (edited):");

@@ -19,8 +19,21 @@ export class TemplateRegistry {
 	private sources: Map<string, TemplateSetSource> | undefined;
 	private readonly compiled = new Map<string, TemplateSet>();
 
+	/**
+	 * Whether precompiled modules are loaded. They are JavaScript: by default
+	 * only the package's own templates folder, as trusted as the package's
+	 * code, is; any other folder is compiled from its sources, so that writing
+	 * a templates folder never means running code.
+	 */
+	private readonly precompiled: boolean;
+
 	/** A registry of its own (the shared one of a folder is {@link TemplateRegistry.for}). */
-	constructor(readonly dir: string = DEFAULT_TEMPLATES_DIR) {}
+	constructor(
+		readonly dir: string = DEFAULT_TEMPLATES_DIR,
+		options: { precompiled?: boolean } = {},
+	) {
+		this.precompiled = options.precompiled ?? resolve(dir) === DEFAULT_TEMPLATES_DIR;
+	}
 
 	/** The shared registry of a templates folder (default: the package's own): read once per process. */
 	static for(dir: string = DEFAULT_TEMPLATES_DIR): TemplateRegistry {
@@ -52,9 +65,10 @@ export class TemplateRegistry {
 				{ file: this.dir },
 			);
 		}
-		const set =
-			loadPrecompiled(precompiledPath(this.dir, wanted), fingerprintOf(source)) ??
-			compileTemplateSet(source);
+		const precompiled = this.precompiled
+			? loadPrecompiled(precompiledPath(this.dir, wanted), fingerprintOf(source))
+			: undefined;
+		const set = precompiled ?? compileTemplateSet(source);
 		this.compiled.set(wanted, set);
 		return set;
 	}
