@@ -266,3 +266,20 @@ describe("render --lenient", () => {
 		expect(result.stderr).toBe("");
 	});
 });
+
+describe("render: inputs that are not logs", () => {
+	it("exits 1 with a located error for a directory", async () => {
+		const result = await run(["render", EXAMPLES]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain(`${EXAMPLES}: cannot read the session log (it is a directory)`);
+	});
+
+	it("exits 1, not 70, when a message is nested too deeply to print as JSON", async () => {
+		const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+		const line = `{"type":"message","id":"d","parentId":null,"timestamp":"t","message":{"role":"user","content":"x","extra":${deep}}}`;
+		const path = writeLog(`${JSON.stringify(HEADER)}\n${line}\n`);
+		const result = await run(["render", path, "--format", "json"]);
+		expect(result.stderr).toMatch(/nested too deeply|Maximum call stack/);
+		expect(result.code).toBe(1);
+	});
+});

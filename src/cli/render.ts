@@ -1,6 +1,6 @@
 /** `theway-context render`: a session log's context bundle, for people or programs. */
 import { resolve } from "node:path";
-import { formatDiagnostic } from "../errors.js";
+import { ContextError, formatDiagnostic } from "../errors.js";
 import { type ContextBundle, ContextService } from "../service.js";
 import type { CollapseContextMessage, ContextMessage } from "../session/messages.js";
 import { type Io, parseCommandArgs, UsageError } from "./io.js";
@@ -73,15 +73,25 @@ export async function renderCommand(args: string[], io: Io): Promise<number> {
 	}
 	if (format === "json") {
 		io.stdout(
-			`${JSON.stringify({ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta }, null, 2)}\n`,
+			toJson({ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta }),
 		);
 	} else if (format === "llm") {
 		const messages = service.convertToLlm(bundle);
-		io.stdout(`${JSON.stringify({ systemPrompt: bundle.systemPrompt, messages }, null, 2)}\n`);
+		io.stdout(toJson({ systemPrompt: bundle.systemPrompt, messages }));
 	} else {
 		io.stdout(formatText(bundle));
 	}
 	return 0;
+}
+
+/** Pretty JSON; a message nested too deeply to print is a clear error, not a crash. */
+function toJson(value: unknown): string {
+	try {
+		return `${JSON.stringify(value, null, 2)}\n`;
+	} catch (error) {
+		if (!(error instanceof RangeError)) throw error;
+		throw new ContextError("render", "a message is nested too deeply to print as JSON");
+	}
 }
 
 function splitList(list: string): string[] {

@@ -16,8 +16,9 @@ export interface FileState {
 
 /** Opens `path` read-only; an error names the file. */
 function open(path: string): number {
+	let fd: number;
 	try {
-		return openSync(path, "r");
+		fd = openSync(path, "r");
 	} catch (error) {
 		throw new ContextError(
 			"io",
@@ -28,6 +29,11 @@ function open(path: string): number {
 			{ cause: error },
 		);
 	}
+	if (fstatSync(fd).isDirectory()) {
+		closeSync(fd);
+		throw new ContextError("io", "cannot read the session log (it is a directory)", { file: path });
+	}
+	return fd;
 }
 
 /** What a resumed read expects to find: the same file, grown, with the same bytes before the offset. */
@@ -137,8 +143,8 @@ export function readSpans(
 const COMPACTION = Buffer.from('"type":"compaction"');
 
 /**
- * Whether the log at `path` seems to hold a compaction: a backwards scan for
- * its type tag. Only a hint for how much of a huge log to keep in memory: a
+ * Whether the log at `path` seems to hold a compaction near its end: a
+ * backwards scan for its type tag. Only a hint for how much of a huge log to keep in memory: a
  * wrong answer costs time or memory, never correctness.
  */
 export function seemsCompacted(path: string): boolean {
@@ -146,12 +152,14 @@ export function seemsCompacted(path: string): boolean {
 	try {
 		const size = fstatSync(fd).size;
 		const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
-		for (let end = size; end > 0; ) {
+		// Only the last quarter (at least 64 MiB): a compaction before that leaves most of the log in context.
+		const stop = Math.max(0, size - Math.max(size / 4, 64 * 1024 * 1024));
+		for (let end = size; end > stop; ) {
 			const start = Math.max(0, end - buffer.length);
 			const n = readSync(fd, buffer, 0, end - start, start);
 			if (buffer.subarray(0, n).includes(COMPACTION)) return true;
 			// Overlap the next chunk a little, so a tag cut in two is still seen.
-			end = start === 0 ? 0 : start + COMPACTION.length;
+			end = start <= stop ? stop : start + COMPACTION.length;
 		}
 		return false;
 	} finally {

@@ -1,9 +1,11 @@
 /**
  * Reading template sets from disk (the only file system access of the
  * templates stage). A templates folder holds one set per subfolder (`v1/`,
- * `v2/`, …), or is itself one set. A set's `categories.yaml` is its own, or
- * the nearest one above it. Only regular files inside the set's folder are
- * read: no symlinks, nothing outside, nothing oversized.
+ * `v2/`, …), or is itself one set. Templates are the `.hbs` files of the
+ * set's own folder: regular files only, no symlinks, nothing oversized. A
+ * set's `categories.yaml` is its own or, failing that, the one beside the
+ * templates folder (the package's top-level one); a set that must stay
+ * byte-stable while that file changes keeps its own copy.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -29,6 +31,17 @@ export function readTemplateSets(root: string): Map<string, TemplateSetSource> {
 	if (names.some((n) => n.endsWith(".hbs"))) {
 		sets.set(basename(dir), readSet(dir, [dirname(dir)]));
 		return sets;
+	}
+	for (const n of names) {
+		if (!n.startsWith(".") && lstatSync(join(dir, n)).isSymbolicLink()) {
+			throw new ContextError(
+				"bad_template",
+				"symbolic links are not followed in a templates folder",
+				{
+					file: join(dir, n),
+				},
+			);
+		}
 	}
 	const versions = names
 		.filter((n) => !n.startsWith(".") && lstatSync(join(dir, n)).isDirectory())
