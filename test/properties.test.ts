@@ -28,6 +28,7 @@ import {
 	type Diagnostic,
 	type ServiceOptions,
 } from "../src/index.js";
+import { SUMMARY_LABELS } from "../src/view/schema.js";
 import {
 	type Corrupted,
 	type Corruption,
@@ -41,7 +42,6 @@ import {
 	isBlankLine,
 	type LogEntry,
 	type SessionLog,
-	SUMMARY_LABELS,
 	serialize,
 	sessionLog,
 	splitLines,

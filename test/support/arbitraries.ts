@@ -6,6 +6,7 @@
  * counterexamples shrink and print well.
  */
 import fc from "fast-check";
+import { SUMMARY_LABELS } from "../../src/view/schema.js";
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -97,14 +98,6 @@ export const toolName: fc.Arbitrary<string> = fc.oneof(
 	{ weight: 3, arbitrary: fc.constantFrom(...KNOWN_TOOLS) },
 	{ weight: 1, arbitrary: text },
 );
-
-export const SUMMARY_LABELS = [
-	"goal",
-	"completed work",
-	"key decisions",
-	"next steps",
-	"critical context",
-] as const;
 
 /** A compact summary: plain text, labelled components (any order, repeats), or an over-long value. */
 export const summaryText: fc.Arbitrary<string> = fc.oneof(
