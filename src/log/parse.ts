@@ -180,11 +180,13 @@ export class LogParser {
 			let to = from + SLICE_BYTES >= last ? last : buf.indexOf(NEWLINE, from + SLICE_BYTES);
 			if (to === -1 || to > last) to = last;
 			const text = buf.toString("utf8", from, to);
+			// In an all-ASCII slice, characters and bytes line up: no second scan for line ends.
+			const ascii = text.length === to - from;
 			let byte = from;
 			for (let start = 0; start <= text.length; ) {
 				let nl = text.indexOf("\n", start);
 				if (nl === -1) nl = text.length;
-				const byteEnd = nl === text.length ? to : buf.indexOf(NEWLINE, byte);
+				const byteEnd = nl === text.length ? to : ascii ? from + nl : buf.indexOf(NEWLINE, byte);
 				this.lineStart = this.offset + byte;
 				this.lineBytes = byteEnd - byte;
 				this.parseText(text.slice(start, nl), out);

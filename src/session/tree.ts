@@ -16,6 +16,7 @@ import { ContextError, type Diagnostic } from "../errors.js";
 import { type MigrationState, migrateEntry } from "../log/migrate.js";
 import { Kind, type ParsedEntry } from "../log/parse.js";
 import type { CompactionEntry, Entry, MessageEntry, SessionMetadata } from "../log/schema.js";
+import { IdIndex } from "./id-index.js";
 
 const NONE = -1;
 
@@ -41,7 +42,7 @@ const SETS_MODEL = 0x80;
 
 export class SessionTree {
 	readonly ids: string[] = [];
-	readonly byId = new Map<string, number>();
+	readonly byId = new IdIndex(this.ids);
 	/** The session-wide metadata fold (a prototype-less map: keys come from the log). */
 	readonly metadata: SessionMetadata = Object.create(null);
 	/** Structural findings (lenient mode only; otherwise they throw). */
@@ -172,11 +173,8 @@ export class SessionTree {
 				: i > 0 && this.ids[i - 1] === parentId
 					? i - 1
 					: this.byId.get(parentId);
-		const known = this.byId.size;
-		this.byId.set(id, i);
-		if (this.byId.size === known) {
-			const first = this.ids.indexOf(id); // only on this error path
-			this.byId.set(id, first);
+		const first = this.byId.add(id, i);
+		if (first !== undefined) {
 			const reason = `duplicate id ${JSON.stringify(id)} on line ${line} (first on line ${this.line(first)})`;
 			this.structural("duplicate_id", reason, line, "the later line skipped");
 			return;
@@ -250,14 +248,24 @@ export class SessionTree {
 	private inherit(i: number): void {
 		const p = this.parentCol.data[i] as number;
 		const kind = this.kind(i);
-		const from = (col: Column<Int32Array>) => (p === NONE ? NONE : (col.data[p] as number));
-		this.depthCol.data[i] = p === NONE ? 0 : (this.depthCol.data[p] as number) + 1;
-		this.compactionCol.data[i] = kind === Kind.Compaction ? i : from(this.compactionCol);
-		this.collapseCol.data[i] = kind === Kind.CompactContext ? i : from(this.collapseCol);
-		this.thinkingCol.data[i] = kind === Kind.ThinkingLevelChange ? i : from(this.thinkingCol);
 		const setsModel =
 			kind === Kind.ModelChange || ((this.kindCol.data[i] as number) & SETS_MODEL) !== 0;
-		this.modelCol.data[i] = setsModel ? i : from(this.modelCol);
+		if (p === NONE) {
+			this.depthCol.data[i] = 0;
+			this.compactionCol.data[i] = kind === Kind.Compaction ? i : NONE;
+			this.collapseCol.data[i] = kind === Kind.CompactContext ? i : NONE;
+			this.thinkingCol.data[i] = kind === Kind.ThinkingLevelChange ? i : NONE;
+			this.modelCol.data[i] = setsModel ? i : NONE;
+			return;
+		}
+		this.depthCol.data[i] = (this.depthCol.data[p] as number) + 1;
+		this.compactionCol.data[i] =
+			kind === Kind.Compaction ? i : (this.compactionCol.data[p] as number);
+		this.collapseCol.data[i] =
+			kind === Kind.CompactContext ? i : (this.collapseCol.data[p] as number);
+		this.thinkingCol.data[i] =
+			kind === Kind.ThinkingLevelChange ? i : (this.thinkingCol.data[p] as number);
+		this.modelCol.data[i] = setsModel ? i : (this.modelCol.data[p] as number);
 	}
 
 	/** Recomputes inherited columns in parent-first order (after forward references). */

@@ -1,0 +1,34 @@
+/** The id table: every id found at its index, duplicates reported, growth keeps everything. */
+import { describe, expect, it } from "vitest";
+import { IdIndex } from "../src/session/id-index.js";
+
+describe("IdIndex", () => {
+	it("finds every id it was given, across many growths, and nothing else", () => {
+		const ids: string[] = [];
+		const index = new IdIndex(ids);
+		for (let i = 0; i < 50_000; i++) {
+			const id = `id-${(i * 7919) % 100_003}`;
+			expect(index.add(id, i)).toBeUndefined();
+			ids.push(id);
+		}
+		for (let i = 0; i < ids.length; i += 97) expect(index.get(ids[i] as string)).toBe(i);
+		expect(index.get("id-missing")).toBeUndefined();
+		expect(index.get("")).toBeUndefined();
+	});
+
+	it("returns the first index of a duplicate and keeps it", () => {
+		const ids = ["a", "b"];
+		const index = new IdIndex(ids);
+		index.add("a", 0);
+		index.add("b", 1);
+		expect(index.add("a", 2)).toBe(0);
+		expect(index.get("a")).toBe(0);
+	});
+
+	it("tells apart ids whose hashes collide in the table", () => {
+		const ids = Array.from({ length: 5000 }, (_, i) => String.fromCharCode(0x4e00 + i));
+		const index = new IdIndex(ids);
+		ids.forEach((id, i) => index.add(id, i));
+		ids.forEach((id, i) => expect(index.get(id)).toBe(i));
+	});
+});
