@@ -28,7 +28,7 @@ describe("IdIndex", () => {
 	it("tells apart ids whose hashes collide in the table", () => {
 		const ids = Array.from({ length: 5000 }, (_, i) => String.fromCharCode(0x4e00 + i));
 		const index = new IdIndex(ids);
-		ids.forEach((id, i) => index.add(id, i));
-		ids.forEach((id, i) => expect(index.get(id)).toBe(i));
+		for (const [i, id] of ids.entries()) index.add(id, i);
+		for (const [i, id] of ids.entries()) expect(index.get(id)).toBe(i);
 	});
 });
