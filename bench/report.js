@@ -120,13 +120,28 @@ function verdict(ok, target, figure) {
 }
 
 export function verdicts({ loads, reloads, render, peaks }, full) {
-	const perEntry = (n) => {
-		const r = loads.find((l) => l.shape === "linear" && l.entries === n);
+	const row = (shape, n) => loads.find((l) => l.shape === shape && l.entries === n);
+	const perEntry = (n, shape = "linear") => {
+		const r = row(shape, n);
 		return r && r.load / r.entries;
+	};
+	/** How much the floor's own time per entry grows from 100k to 1M, on the same files. */
+	const floorGrowth = (shape) => {
+		const [a, b] = [row(shape, 100_000), row(shape, 1_000_000)];
+		return a && b && b.buf / b.entries / (a.buf / a.entries);
+	};
+	const linearity = (shape) => {
+		const ratio = perEntry(1_000_000, shape) / perEntry(100_000, shape);
+		return verdict(
+			full ? ratio <= TARGET.linearity : undefined,
+			`per-entry time at 1M <= ${TARGET.linearity}x 100k (${shape})`,
+			full
+				? `${fmt(ratio, 2)}x (${fmt(perEntry(1_000_000, shape) * 1000, 2)} vs ${fmt(perEntry(100_000, shape) * 1000, 2)} us/entry; the floor's own: ${fmt(floorGrowth(shape), 2)}x)`
+				: `needs --full (10k -> 100k: ${fmt(perEntry(100_000) / perEntry(10_000), 2)}x)`,
+		);
 	};
 	const at100k = loads.find((l) => l.shape === "linear" && l.entries === 100_000);
 	const floorRatio = at100k && (at100k.ratios.str ?? at100k.ratios.buf);
-	const lin = full ? perEntry(1_000_000) / perEntry(100_000) : undefined;
 	const [linReload, cmpReload] = reloads;
 	const big = peaks.find((p) => p.big);
 	return [
@@ -137,13 +152,8 @@ export function verdicts({ loads, reloads, render, peaks }, full) {
 				? `${fmt(floorRatio, 2)}x (${fmt(at100k.load)} ms vs ${fmt(at100k.floor)} ms)`
 				: "–",
 		),
-		verdict(
-			full ? lin <= TARGET.linearity : undefined,
-			`per-entry time at 1M <= ${TARGET.linearity}x 100k`,
-			full
-				? `${fmt(lin, 2)}x (${fmt(perEntry(1_000_000) * 1000, 2)} vs ${fmt(perEntry(100_000) * 1000, 2)} us/entry)`
-				: `needs --full (10k -> 100k: ${fmt(perEntry(100_000) / perEntry(10_000), 2)}x)`,
-		),
+		linearity("linear"),
+		...(full ? [linearity("compacted")] : []),
 		verdict(
 			linReload && linReload.warm / linReload.full <= TARGET.reloadShare,
 			`reload <= ${TARGET.reloadShare * 100}% of full load (linear 100k)`,

@@ -212,10 +212,15 @@ async function main() {
 		const row = await attempt(`load ${label(size)}`, () => measureLoad("linear", size, path));
 		if (row) loads.push(row);
 	}
-	const cmp = await attempt("load compacted", () =>
-		measureLoad("compacted", LARGEST, files.compacted),
-	);
-	if (cmp) loads.push(cmp);
+	// The compacted shape at 100k too, so that each shape's linearity compares like with like.
+	const compactedSizes = LARGEST === 100_000 ? [LARGEST] : [100_000, LARGEST];
+	for (const size of compactedSizes) {
+		const path = size === LARGEST ? files.compacted : compacted(size, {});
+		const cmp = await attempt(`load compacted ${label(size)}`, () =>
+			measureLoad("compacted", size, path),
+		);
+		if (cmp) loads.push(cmp);
+	}
 	printLoads(loads);
 
 	const reloads = [];
