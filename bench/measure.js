@@ -4,8 +4,11 @@
  * loader must do: read the file and JSON.parse every line, objects kept) and
  * plain-text table formatting.
  */
+
 import { constants } from "node:buffer";
+import { execFileSync } from "node:child_process";
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 const NEWLINE = 0x0a;
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -48,6 +51,27 @@ export function timeRounds(fns, { runs, warmup = 1 }) {
 		}
 	}
 	gc();
+	return times;
+}
+
+/**
+ * {@link timeRounds} with every run in a fresh process (bench/time-child.js),
+ * in the same rotating order: for big logs, where a process's earlier runs
+ * would leave a grown, fragmented heap behind.
+ */
+export function timeRoundsInChildren(names, path, { runs }) {
+	const times = Object.fromEntries(names.map((name) => [name, []]));
+	const child = fileURLToPath(new URL("./time-child.js", import.meta.url));
+	for (let i = 0; i < runs; i++) {
+		for (let k = 0; k < names.length; k++) {
+			const name = names[(i + k) % names.length];
+			const out = execFileSync(process.execPath, ["--expose-gc", child, name, path], {
+				encoding: "utf8",
+				maxBuffer: 1024 * 1024,
+			});
+			times[name].push(JSON.parse(out.trim().split("\n").at(-1)).ms);
+		}
+	}
 	return times;
 }
 

@@ -39,6 +39,7 @@ import {
 	runsFor,
 	stringFloor,
 	timeRounds,
+	timeRoundsInChildren,
 } from "./measure.js";
 import { label, printLoads, printPeaks, printReloads, printRender, verdicts } from "./report.js";
 
@@ -83,7 +84,11 @@ function measureLoad(shape, entries, path) {
 		load: () => new ContextService().loadSync(path),
 		...(fitsInString(path) ? { str: () => stringFloor(path) } : {}),
 	};
-	const times = timeRounds(fns, plan);
+	// From 1M entries on, each run gets a fresh process (see bench/time-child.js).
+	const times =
+		entries >= 1_000_000
+			? timeRoundsInChildren(Object.keys(fns), path, plan)
+			: timeRounds(fns, plan);
 	const [str, buf, load] = [times.str && median(times.str), median(times.buf), median(times.load)];
 	const ratios = {
 		str: times.str && pairedRatio(times.load, times.str),
