@@ -84,7 +84,8 @@ function measureLoad(shape, entries, path) {
 		load: () => new ContextService().loadSync(path),
 		...(fitsInString(path) ? { str: () => stringFloor(path) } : {}),
 	};
-	// From 1M entries on, each run gets a fresh process (see bench/time-child.js).
+	// From 100k entries on, each run gets a fresh process (see bench/time-child.js), so that
+	// the sizes compared for linearity are timed the same way.
 	const times =
 		entries >= 1_000_000
 			? timeRoundsInChildren(Object.keys(fns), path, plan)
