@@ -87,7 +87,7 @@ function measureLoad(shape, entries, path) {
 	// From 100k entries on, each run gets a fresh process (see bench/time-child.js), so that
 	// the sizes compared for linearity are timed the same way.
 	const times =
-		entries >= 1_000_000
+		entries >= 100_000
 			? timeRoundsInChildren(Object.keys(fns), path, plan)
 			: timeRounds(fns, plan);
 	const [str, buf, load] = [times.str && median(times.str), median(times.buf), median(times.load)];
