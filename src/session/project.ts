@@ -89,7 +89,9 @@ export function projectBranch(
 	if (compaction !== NONE) kept = keptTail(tree, compaction, diagnostics);
 
 	// Read back, in one go, whatever of the context the tree has let go.
-	tree.materialize([...kept, ...path].filter((i) => PRODUCES_MESSAGE.has(tree.kind(i))));
+	if (tree.everLetGo) {
+		tree.materialize([...kept, ...path].filter((i) => PRODUCES_MESSAGE.has(tree.kind(i))));
+	}
 	const messages: ContextMessage[] = [];
 	const collapseMessage = (): ContextMessage => {
 		const summary = ((tree.entry(collapse) as CustomEntry).data as { summary: string }).summary;

@@ -91,6 +91,8 @@ export class SessionTree {
 	private heldBytes = 0;
 	private oldestHeld = 0;
 	private readonly retainBytes: number;
+	/** Whether any entry was ever let go; until then nothing needs reading back. */
+	everLetGo = false;
 	/** Entries read back after they were let go (outside the FIFO order). */
 	private readonly readBack = new Set<number>();
 
@@ -222,6 +224,7 @@ export class SessionTree {
 	private letGo(i: number): void {
 		if (this.objects[i] === undefined) return;
 		this.objects[i] = undefined;
+		this.everLetGo = true;
 		this.heldBytes -= this.lengthCol.data[i] as number;
 		this.readBack.delete(i);
 	}
