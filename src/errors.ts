@@ -13,6 +13,10 @@ export interface Location {
 	column?: number;
 }
 
+/**
+ * Every code an error or a diagnostic may carry. Errors stop a run; the
+ * warning-only codes at the end name what a tolerant read skipped or repaired.
+ */
 export type ErrorCode =
 	| "io"
 	| "usage"
@@ -40,12 +44,23 @@ export type ErrorCode =
 	| "version_not_bumped"
 	| "snapshot_drift"
 	| "readme_drift"
-	| "render";
+	| "render"
+	| "too_large"
+	| "internal"
+	// warnings
+	| "torn_line"
+	| "skipped_line"
+	| "unknown_entry_type"
+	| "unknown_message_role"
+	| "first_kept_not_on_branch"
+	| "summary_cut"
+	| "lock_stale"
+	| "ignored_folder";
 
 /** A finding that does not stop the run (or, with severity "error", one of many collected). */
 export interface Diagnostic extends Location {
 	severity: "warning" | "error";
-	code: string;
+	code: ErrorCode;
 	message: string;
 	/** The offending source lines with a caret, when the finding points into a file. */
 	frame?: string;
@@ -62,12 +77,14 @@ export class ContextError extends Error {
 	readonly column: number | undefined;
 	/** Further findings of the same run (e.g. every template error of a build). */
 	readonly diagnostics: readonly Diagnostic[];
+	/** For a `usage` error: the usage text of the command that was misused. */
+	readonly usage: string | undefined;
 
 	constructor(
 		code: ErrorCode,
 		reason: string,
 		location: Location = {},
-		options: { cause?: unknown; diagnostics?: readonly Diagnostic[] } = {},
+		options: { cause?: unknown; diagnostics?: readonly Diagnostic[]; usage?: string } = {},
 	) {
 		super(
 			formatLocated(reason, location),
@@ -79,6 +96,7 @@ export class ContextError extends Error {
 		this.line = location.line;
 		this.column = location.column;
 		this.diagnostics = options.diagnostics ?? [];
+		this.usage = options.usage;
 	}
 
 	/** This error as a diagnostic (its first collected one, when it has several). */
@@ -111,6 +129,11 @@ export function formatLocation({ file, line, column }: Location): string {
 export function formatDiagnostic(d: Diagnostic): string {
 	const head = `${d.severity}: ${formatLocated(d.message, d)}`;
 	return d.frame === undefined ? head : `${head}\n${d.frame}`;
+}
+
+/** Wrong usage of the CLI: exit 2, with the command's usage text. */
+export function usageError(message: string, usage: string): ContextError {
+	return new ContextError("usage", message, {}, { usage });
 }
 
 export function isContextError(value: unknown): value is ContextError {

@@ -1,4 +1,9 @@
-/** theway-context: a session log in, its context bundle (system prompt + messages) out. */
+/**
+ * theway-context: a session log in, its context bundle (system prompt +
+ * messages) out. The public API: load a bundle, keep sessions open, convert
+ * messages for a provider, and the one error type. Everything else is
+ * internal and may change.
+ */
 export {
 	ContextError,
 	type Diagnostic,
@@ -7,9 +12,7 @@ export {
 	isContextError,
 	type Location,
 } from "./errors.js";
-export type { ParseOptions } from "./log/parse.js";
 export type { AgentMessage, Entry, Header, SessionMetadata } from "./log/schema.js";
-export { assertSections, renderSystemPrompt } from "./render/system-prompt.js";
 export {
 	type BundleMeta,
 	type ContextBundle,
@@ -27,13 +30,4 @@ export type {
 	LlmMessage,
 } from "./session/messages.js";
 export type { ModelRef } from "./session/project.js";
-export {
-	compileTemplateSet,
-	type TemplateSet,
-	type TemplateSetSource,
-} from "./templates/compile.js";
-export { readTemplateSets } from "./templates/load.js";
 export { TemplateRegistry } from "./templates/registry.js";
-export type { ViewOptions } from "./view/derive.js";
-export { SECTIONS, SUMMARY_LABELS, type SystemView, SystemViewSchema } from "./view/schema.js";
-export { formatSummary, parseSummary } from "./view/summary.js";

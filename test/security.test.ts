@@ -6,7 +6,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { assertSections, ContextError, ContextService, convertToLlm } from "../src/index.js";
+import { ContextError, ContextService, convertToLlm } from "../src/index.js";
+import { assertSections } from "../src/render/system-prompt.js";
 import { compileTemplateSet } from "../src/templates/compile.js";
 import { readTemplateSets } from "../src/templates/load.js";
 import {

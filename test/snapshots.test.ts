@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkFixtures } from "../src/build/fixtures.js";
+import { checkFixtures } from "../src/check/fixtures.js";
 
 const ROOT = join(import.meta.dirname, "..");
 

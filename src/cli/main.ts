@@ -4,9 +4,9 @@
  * `process`. Exit codes: 0 success, 1 bad input (the located error on
  * stderr), 2 wrong usage, 70 an internal error (a bug: the stack is printed).
  */
-import { ContextError, formatDiagnostic } from "../errors.js";
+import { ContextError, formatDiagnostic, usageError } from "../errors.js";
 import { buildCommand } from "./build.js";
-import { type Io, UsageError } from "./io.js";
+import type { Io } from "./io.js";
 import { renderCommand } from "./render.js";
 
 export const MAIN_USAGE = `theway-context: compile a theway session log into its context bundle
@@ -34,11 +34,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		}
 		const run = COMMANDS[command];
 		if (run === undefined)
-			throw new UsageError(`unknown command ${JSON.stringify(command)}`, MAIN_USAGE);
+			throw usageError(`unknown command ${JSON.stringify(command)}`, MAIN_USAGE);
 		return await run(rest, io);
 	} catch (error) {
-		if (error instanceof UsageError) {
-			io.stderr(`theway-context: ${error.message}\n\n${error.usage}`);
+		if (error instanceof ContextError && error.code === "usage") {
+			io.stderr(`theway-context: ${error.reason}\n\n${error.usage ?? MAIN_USAGE}`);
 			return 2;
 		}
 		if (error instanceof ContextError) {

@@ -1,9 +1,9 @@
 /** `theway-context render`: a session log's context bundle, for people or programs. */
 import { resolve } from "node:path";
-import { ContextError, formatDiagnostic } from "../errors.js";
+import { ContextError, formatDiagnostic, usageError } from "../errors.js";
 import { type ContextBundle, ContextService } from "../service.js";
 import type { CollapseContextMessage, ContextMessage } from "../session/messages.js";
-import { type Io, parseCommandArgs, UsageError } from "./io.js";
+import { type Io, parseCommandArgs } from "./io.js";
 
 export const RENDER_USAGE = `Usage: theway-context render <session.jsonl> [options]
 
@@ -46,14 +46,14 @@ export async function renderCommand(args: string[], io: Io): Promise<number> {
 		return 0;
 	}
 	if (positionals.length !== 1) {
-		throw new UsageError(
+		throw usageError(
 			positionals.length === 0 ? "missing <session.jsonl>" : "expected one session log",
 			RENDER_USAGE,
 		);
 	}
 	const format = values.format ?? "text";
 	if (!(FORMATS as readonly string[]).includes(format)) {
-		throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`, RENDER_USAGE);
+		throw usageError(`--format must be one of ${FORMATS.join(", ")}`, RENDER_USAGE);
 	}
 	const service = new ContextService({
 		...(values.templates === undefined ? {} : { templates: resolve(io.cwd, values.templates) }),

@@ -442,7 +442,7 @@ export class LogParser {
 		});
 	}
 
-	private warn(line: number, code: string, message: string): void {
+	private warn(line: number, code: ErrorCode, message: string): void {
 		this.diagnostics.push({ severity: "warning", code, message, file: this.file, line });
 	}
 }

@@ -7,7 +7,7 @@
  */
 import Handlebars from "handlebars";
 import { z } from "zod";
-import { codeFrame, type Diagnostic } from "../errors.js";
+import { codeFrame, type Diagnostic, type ErrorCode } from "../errors.js";
 import {
 	ANY,
 	BOOLEAN,
@@ -196,7 +196,7 @@ class Checker {
 		private readonly helpers: Readonly<Record<string, HelperSignature>>,
 	) {}
 
-	report(tpl: Parsed, at: Pos, message: string, code = "template_type"): void {
+	report(tpl: Parsed, at: Pos, message: string, code: ErrorCode = "template_type"): void {
 		const [file, line, column] = [tpl.src.file, at.line + tpl.src.bodyLine - 1, at.column + 1];
 		const d: Diagnostic = { severity: "error", code, message, file, line, column };
 		const frame = frameOf(tpl.src, line, column);
@@ -204,7 +204,7 @@ class Checker {
 		this.found.set(`${file}:${line}:${column}:${code}:${message}`, d);
 	}
 
-	private fail(scope: Scope, at: Pos, message: string, code = "template_type"): void {
+	private fail(scope: Scope, at: Pos, message: string, code: ErrorCode = "template_type"): void {
 		this.report(scope.tpl, at, message, code);
 	}
 

@@ -1,0 +1,174 @@
+/**
+ * The build step as a library: everything a template change must pass before
+ * it ships. Checks every template set (front-matter, section order, a static
+ * type check of every path, helper and partial), enforces version discipline
+ * against the lock, writes the precompiled sets the runtime loads, renders
+ * every fixture against its snapshot and every README example against the
+ * real rendering. Reports every problem, not just the first; the CLI only
+ * prints what it is handed.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ContextError, codeFrame, type Diagnostic } from "../errors.js";
+import { ContextService } from "../service.js";
+import { fingerprintOf, type TemplateSetSource } from "../templates/compile.js";
+import { parseTemplateFile } from "../templates/front-matter.js";
+import { readTemplateSets } from "../templates/load.js";
+import { precompiledPath, precompileTemplateSet } from "../templates/precompiled.js";
+import { TemplateRegistry } from "../templates/registry.js";
+import { parseYaml, validateYaml } from "../templates/yaml.js";
+import { checkFixtures, type FixtureResult } from "./fixtures.js";
+import { checkLock, LOCK_FILE, type Lock, type LockInput, LockSchema, nextLock } from "./lock.js";
+import { checkReadme } from "./readme.js";
+
+export interface CheckOptions {
+	/** The templates folder. */
+	templates: string;
+	/** Fixture sessions (searched recursively). */
+	fixtures: string;
+	/** Their snapshots. */
+	snapshots: string;
+	/** The README whose marked examples are checked, if it exists. */
+	readme?: string;
+	/** Rewrite the lock (once versions are bumped), drifted snapshots and README examples. */
+	update?: boolean;
+}
+
+/** Where the pipeline reports: progress lines, and findings as they come. */
+export interface CheckReporter {
+	info(text: string): void;
+	diagnostic(d: Diagnostic): void;
+}
+
+export interface CheckResult {
+	/** Every error found (the warnings were reported, not collected). */
+	errors: Diagnostic[];
+	/** Each fixture's outcome (empty when the templates failed before fixtures were rendered). */
+	fixtures: FixtureResult[];
+}
+
+/** Runs the build step once. */
+export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckResult {
+	const { templates, update = false } = options;
+	const errors: Diagnostic[] = [];
+	const report = (ds: readonly Diagnostic[]) => {
+		for (const d of ds) {
+			if (d.severity === "error") errors.push(d);
+			reporter.diagnostic(withFrame(d));
+		}
+	};
+	const failed = (): CheckResult => ({ errors, fixtures: [] });
+
+	// 1. Every set checked and precompiled; 2. versions against the lock, for every set.
+	const sources = [...readTemplateSets(templates).values()];
+	const modules = new Map<string, string>();
+	for (const source of sources) {
+		try {
+			modules.set(source.version, precompileTemplateSet(source));
+			reporter.info(`ok templates ${source.version}: ${source.templates.size} templates checked`);
+		} catch (error) {
+			if (!(error instanceof ContextError)) throw error;
+			report(error.diagnostics.length > 0 ? error.diagnostics : [error.toDiagnostic()]);
+		}
+	}
+	const inputs = sources.map(lockInput);
+	const lockFile = join(templates, LOCK_FILE);
+	const findings = checkLock(readLock(lockFile), inputs, lockFile);
+	const stale = findings.filter((d) => d.severity === "warning");
+	report(findings.filter((d) => d.severity === "error"));
+	if (errors.length > 0) return failed();
+	if (stale.length > 0 && update) {
+		writeFileSync(lockFile, `${JSON.stringify(nextLock(inputs), null, "\t")}\n`);
+		reporter.info(`updated ${lockFile}:\n${stale.map((d) => `  ${d.message}`).join("\n")}`);
+	} else if (stale.length > 0) {
+		report(
+			stale.map((d) => ({
+				...d,
+				severity: "error",
+				message: `lock is out of date: ${d.message} (run build --update)`,
+			})),
+		);
+		return failed();
+	}
+
+	// 3. The precompiled sets the runtime loads.
+	for (const [version, module] of modules) {
+		const path = precompiledPath(templates, version);
+		mkdirSync(dirname(path), { recursive: true });
+		writeFileSync(path, module);
+	}
+
+	// 4. Fixtures against their snapshots, rendered with the templates as they are now.
+	const service = new ContextService({ registry: new TemplateRegistry(templates) });
+	const fixtures = checkFixtures({
+		fixtures: options.fixtures,
+		snapshots: options.snapshots,
+		service,
+		update,
+	});
+	for (const r of fixtures) {
+		if (r.status === "written") reporter.info(`updated ${r.snapshot}\n${r.diff}`);
+		else if (r.status === "missing")
+			report([drift(r.fixture, `no snapshot at ${r.snapshot} (run build --update)`)]);
+		else if (r.status === "drift")
+			report([
+				drift(
+					r.fixture,
+					`rendering drifted from ${r.snapshot} (- snapshot, + rendering):\n${r.diff}`,
+				),
+			]);
+	}
+	const matching = fixtures.filter((r) => r.status === "ok").length;
+	reporter.info(`${matching} of ${fixtures.length} fixtures match their snapshots`);
+
+	// 5. README examples against the real rendering.
+	const readme = options.readme;
+	if (readme !== undefined && existsSync(readme)) {
+		const check = checkReadme(readFileSync(readme, "utf8"), readme, dirname(readme), service);
+		if (update && check.diagnostics.length > 0) {
+			writeFileSync(readme, check.updated);
+			for (const d of check.diagnostics) reporter.info(`updated ${readme}:${d.line}\n${d.message}`);
+		} else {
+			report(check.diagnostics);
+		}
+		reporter.info(`${check.examples} README examples checked`);
+	}
+	return { errors, fixtures };
+}
+
+/** A located diagnostic with no frame gets one from its file, when it can be read. */
+function withFrame(d: Diagnostic): Diagnostic {
+	if (d.frame !== undefined || d.file === undefined || d.line === undefined || !existsSync(d.file))
+		return d;
+	if (!d.file.endsWith(".hbs") && !d.file.endsWith(".yaml") && !d.file.endsWith(".json")) return d;
+	const frame = codeFrame(readFileSync(d.file, "utf8"), d.line, d.column);
+	return frame === undefined ? d : { ...d, frame };
+}
+
+function readLock(file: string): Lock | undefined {
+	if (!existsSync(file)) return undefined;
+	return validateYaml(
+		LockSchema,
+		parseYaml(readFileSync(file, "utf8"), file, "bad_template"),
+		file,
+		"bad_template",
+		"lock file",
+	);
+}
+
+function drift(fixture: string, message: string): Diagnostic {
+	return { severity: "error", code: "snapshot_drift", message, file: fixture };
+}
+
+/** A set as the lock sees it: each template's declared version, read even when the set is broken. */
+function lockInput(source: TemplateSetSource): LockInput {
+	const templateVersions: Record<string, string> = {};
+	for (const [name, { file, text }] of source.templates) {
+		try {
+			templateVersions[name] = parseTemplateFile(text, file).meta.version;
+		} catch {
+			// Its front-matter error is reported by the check above.
+		}
+	}
+	return { source, fingerprint: fingerprintOf(source), templateVersions };
+}
