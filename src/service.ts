@@ -78,6 +78,8 @@ export interface ContextBundle {
 	systemPrompt: string;
 	/** Read-only: messages are shared with the service's cache. */
 	messages: ContextMessage[];
+	/** The id of the log entry each message comes from, index for index with `messages`. */
+	entryIds: readonly string[];
 	meta: BundleMeta;
 }
 
@@ -132,6 +134,7 @@ export class ContextService {
 		return {
 			systemPrompt: renderSystemPrompt(set, view),
 			messages: projection.messages,
+			entryIds: projection.entryIds,
 			meta: {
 				sessionId: header.id,
 				file,

@@ -19,6 +19,18 @@ export function convertMessages(
 	set: TemplateSet,
 ): LlmMessage[] {
 	const out: LlmMessage[] = [];
+	for (const message of messages) {
+		const converted = convertMessage(message, set);
+		if (converted !== undefined) out.push(converted);
+	}
+	return out;
+}
+
+/**
+ * The provider-ready form of one message, or undefined for one that stays
+ * out of the model's context (a bash execution excluded from it).
+ */
+export function convertMessage(message: ContextMessage, set: TemplateSet): LlmMessage | undefined {
 	const clean = (text: string) => neutralizeBlock(text, set.markers);
 	const cleanLine = (text: string) => neutralizeLine(text, set.markers);
 	const user = (text: string, timestamp: unknown, extra: Block[] = []): LlmMessage => ({
@@ -26,66 +38,55 @@ export function convertMessages(
 		content: [{ type: "text", text }, ...extra],
 		...(typeof timestamp === "number" ? { timestamp } : {}),
 	});
-	for (const message of messages) {
-		if ("type" in message && message.role === "collapse_context") {
-			const { components } = deriveSummary(message.payload.summary, set.caps, set.markers);
-			out.push(user(set.render["collapse-context"]({ components }), undefined));
-			continue;
-		}
-		switch (message.role) {
-			case "user":
-			case "assistant":
-			case "toolResult":
-				out.push(message as LlmMessage);
-				break;
-			case "compactionSummary":
-				out.push(
-					user(
-						set.render["compaction-summary"]({
-							summary: clean(message.summary),
-							...(message.tokensBefore === undefined ? {} : { tokensBefore: message.tokensBefore }),
-						}),
-						message.timestamp,
-					),
-				);
-				break;
-			case "branchSummary":
-				out.push(
-					user(
-						set.render["branch-summary"]({
-							summary: clean(message.summary),
-							...(message.fromId === undefined ? {} : { fromId: cleanLine(message.fromId) }),
-						}),
-						message.timestamp,
-					),
-				);
-				break;
-			case "custom": {
-				const { text, rest } = splitContent(message.content);
-				const framed = set.render["custom-message"]({
-					customType: cleanLine(message.customType),
-					text: clean(text),
-				});
-				out.push(user(framed, message.timestamp, rest));
-				break;
-			}
-			case "bashExecution": {
-				const m = message as Extract<AgentMessage, { role: "bashExecution" }>;
-				if (m.excludeFromContext === true) break;
-				const framed = set.render["bash-execution"]({
-					command: clean(m.command),
-					output: clean(m.output),
-					...(typeof m.exitCode === "number" ? { exitCode: m.exitCode } : {}),
-					cancelled: m.cancelled === true,
-					truncated: m.truncated === true,
-					...(m.fullOutputPath === undefined ? {} : { fullOutputPath: clean(m.fullOutputPath) }),
-				});
-				out.push(user(framed, m.timestamp));
-				break;
-			}
-		}
+	if ("type" in message && message.role === "collapse_context") {
+		const { components } = deriveSummary(message.payload.summary, set.caps, set.markers);
+		return user(set.render["collapse-context"]({ components }), undefined);
 	}
-	return out;
+	switch (message.role) {
+		case "user":
+		case "assistant":
+		case "toolResult":
+			return message as LlmMessage;
+		case "compactionSummary":
+			return user(
+				set.render["compaction-summary"]({
+					summary: clean(message.summary),
+					...(message.tokensBefore === undefined ? {} : { tokensBefore: message.tokensBefore }),
+				}),
+				message.timestamp,
+			);
+		case "branchSummary":
+			return user(
+				set.render["branch-summary"]({
+					summary: clean(message.summary),
+					...(message.fromId === undefined ? {} : { fromId: cleanLine(message.fromId) }),
+				}),
+				message.timestamp,
+			);
+		case "custom": {
+			const { text, rest } = splitContent(message.content);
+			const framed = set.render["custom-message"]({
+				customType: cleanLine(message.customType),
+				text: clean(text),
+			});
+			return user(framed, message.timestamp, rest);
+		}
+		case "bashExecution": {
+			const m = message as Extract<AgentMessage, { role: "bashExecution" }>;
+			if (m.excludeFromContext === true) return undefined;
+			const framed = set.render["bash-execution"]({
+				command: clean(m.command),
+				output: clean(m.output),
+				...(typeof m.exitCode === "number" ? { exitCode: m.exitCode } : {}),
+				cancelled: m.cancelled === true,
+				truncated: m.truncated === true,
+				...(m.fullOutputPath === undefined ? {} : { fullOutputPath: clean(m.fullOutputPath) }),
+			});
+			return user(framed, m.timestamp);
+		}
+		default:
+			return undefined;
+	}
 }
 
 /** Text blocks joined into one string; other blocks (images) kept as they are. */

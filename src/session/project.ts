@@ -33,6 +33,8 @@ export interface Projection {
 	/** The leaf the branch ends at (undefined for a log with no tree entries). */
 	leafId: string | undefined;
 	messages: ContextMessage[];
+	/** The id of the entry each message comes from, index for index. */
+	entryIds: string[];
 	model: ModelRef | undefined;
 	thinkingLevel: string | undefined;
 	diagnostics: Diagnostic[];
@@ -70,6 +72,7 @@ export function projectBranch(
 		return {
 			leafId: undefined,
 			messages: [],
+			entryIds: [],
 			model: fallbackModel,
 			thinkingLevel: fallbackThinking,
 			diagnostics,
@@ -93,6 +96,7 @@ export function projectBranch(
 		tree.materialize([...kept, ...path].filter((i) => PRODUCES_MESSAGE.has(tree.kind(i))));
 	}
 	const messages: ContextMessage[] = [];
+	const entryIds: string[] = [];
 	const collapseMessage = (): ContextMessage => {
 		const summary = ((tree.entry(collapse) as CustomEntry).data as { summary: string }).summary;
 		return {
@@ -106,9 +110,11 @@ export function projectBranch(
 		const message = toMessage(tree.entry(i) as Entry, tree.kind(i), i === collapse);
 		if (message === "collapse") {
 			messages.push(collapseMessage());
+			entryIds.push(tree.ids[i] as string);
 			collapseInjected = true;
 		} else if (message !== undefined) {
 			messages.push(message);
+			entryIds.push(tree.ids[i] as string);
 		}
 	};
 	if (compaction !== NONE) {
@@ -119,17 +125,22 @@ export function projectBranch(
 			...(entry.tokensBefore === undefined ? {} : { tokensBefore: entry.tokensBefore }),
 			timestamp: toMillis(entry.timestamp),
 		});
+		entryIds.push(tree.ids[compaction] as string);
 	}
 	for (const i of kept) append(i);
 	for (const i of path) append(i);
 	// A collapse summary older than the kept tail still reaches the context, first.
-	if (collapse !== NONE && !collapseInjected) messages.unshift(collapseMessage());
+	if (collapse !== NONE && !collapseInjected) {
+		messages.unshift(collapseMessage());
+		entryIds.unshift(tree.ids[collapse] as string);
+	}
 
 	const modelAt = tree.latestModel(leaf);
 	const thinkingAt = tree.latestThinkingLevel(leaf);
 	return {
 		leafId: tree.ids[leaf],
 		messages,
+		entryIds,
 		model: modelAt === NONE ? fallbackModel : modelOf(tree.entry(modelAt) as Entry),
 		thinkingLevel:
 			thinkingAt === NONE
