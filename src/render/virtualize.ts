@@ -135,8 +135,8 @@ function base64Length(image: Block): number {
 export function excerpts(text: string, head: number, tail: number): { head: string; tail: string } {
 	if (text.length <= head + tail) return { head: text, tail: "" };
 	let end = head;
-	const nl = text.lastIndexOf("\n", end - 1);
-	if (nl >= head / 2) end = nl + 1;
+	const nl = end > 0 ? text.lastIndexOf("\n", end - 1) : -1;
+	if (nl !== -1 && nl >= head / 2) end = nl + 1;
 	else if (isLowSurrogate(text, end)) end--;
 	let start = text.length - tail;
 	const nl2 = text.indexOf("\n", start - 1);
