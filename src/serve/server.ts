@@ -71,6 +71,11 @@ export class Sidecar {
 		this.cursors = new CursorStore(options.maxSessions);
 	}
 
+	/** How many sessions have cursors (at most `maxSessions`). */
+	get sessionCount(): number {
+		return this.cursors.size;
+	}
+
 	/** The reply line to one request line (a batch gets one line too); undefined if none is due. */
 	async handle(line: Buffer | TooLong): Promise<string | undefined> {
 		if ("tooLong" in line) {

@@ -22,8 +22,8 @@ export async function serveStreams(
 	input: Readable,
 	output: Writable,
 	options: StdioOptions,
+	sidecar: Sidecar = new Sidecar(options),
 ): Promise<void> {
-	const sidecar = new Sidecar(options);
 	const lines = boundedLines(input, options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES);
 	for await (const line of lines) {
 		const reply = await sidecar.handle(line);

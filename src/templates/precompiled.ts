@@ -42,7 +42,7 @@ export function loadPrecompiled(path: string, fingerprint: string): TemplateSet 
 		throw error;
 	}
 	if (module.meta?.fingerprint !== fingerprint) return undefined;
-	runtime ??= require("handlebars/runtime.js") as typeof Handlebars;
+	runtime ??= require("handlebars/dist/handlebars.runtime.js") as typeof Handlebars;
 	const env = runtime.create();
 	const fns = new Map<string, Handlebars.TemplateDelegate>();
 	for (const [name, spec] of Object.entries(module.templates)) fns.set(name, env.template(spec));
