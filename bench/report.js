@@ -126,7 +126,7 @@ export function printPeaks(peaks) {
 }
 
 /** One verdict line: PASS, FAIL or SKIP, the target, the figure. */
-function verdict(ok, target, figure) {
+export function verdict(ok, target, figure) {
 	const status = ok === undefined ? "SKIP" : ok ? "PASS" : "FAIL";
 	return { status, line: `${status}  ${target.padEnd(46)} ${figure}` };
 }

@@ -4,6 +4,11 @@
  * messages for a provider, and the one error type. Everything else is
  * internal and may change.
  */
+// The full library compiles any set synchronously (`loadSync` on a folder of
+// sources); the CLI's render path imports `service.ts` alone and loads the
+// compiler only when a set must be compiled.
+import "./templates/compile.js";
+
 export {
 	ContextError,
 	type Diagnostic,

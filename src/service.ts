@@ -24,8 +24,8 @@ import { renderSystemPrompt } from "./render/system-prompt.js";
 import type { ContextMessage, LlmMessage } from "./session/messages.js";
 import { type ModelRef, projectBranch } from "./session/project.js";
 import { SessionTree } from "./session/tree.js";
-import type { TemplateSet } from "./templates/compile.js";
 import { TemplateRegistry } from "./templates/registry.js";
+import type { TemplateSet } from "./templates/set.js";
 import { deriveSummary, deriveSystemView, type ViewOptions } from "./view/derive.js";
 
 const DEFAULT_MAX_OPEN_SESSIONS = 32;
@@ -101,6 +101,7 @@ export class ContextService {
 
 	/** Loads the context bundle of the session log at `path`. */
 	async load(path: string, options: LoadOptions = {}): Promise<ContextBundle> {
+		await this.registry.ready(); // the template compiler, if a set must be compiled
 		return this.loadSync(path, options);
 	}
 

@@ -11,10 +11,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ContextError, codeFrame, type Diagnostic } from "../errors.js";
 import { ContextService } from "../service.js";
-import { fingerprintOf, type TemplateSetSource } from "../templates/compile.js";
+import {
+	fingerprintOf,
+	precompileTemplateSet,
+	type TemplateSetSource,
+} from "../templates/compile.js";
 import { parseTemplateFile } from "../templates/front-matter.js";
 import { readTemplateSets } from "../templates/load.js";
-import { precompiledPath, precompileTemplateSet } from "../templates/precompiled.js";
+import { precompiledPath } from "../templates/precompiled.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 import { checkFixtures, type FixtureResult } from "./fixtures.js";

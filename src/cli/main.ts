@@ -5,23 +5,30 @@
  * stderr), 2 wrong usage, 70 an internal error (a bug: the stack is printed).
  */
 import { ContextError, formatDiagnostic, usageError } from "../errors.js";
-import { buildCommand } from "./build.js";
 import type { Io } from "./io.js";
-import { renderCommand } from "./render.js";
 
 export const MAIN_USAGE = `theway-context: compile a theway session log into its context bundle
 
 Usage:
   theway-context render <session.jsonl> [options]   print the context bundle
   theway-context build [--update] [--templates DIR] check the templates, fixtures and snapshots
+  theway-context serve --stdio                      a sidecar: JSON-RPC 2.0 over stdin/stdout
   theway-context <command> --help                   help for one command
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
 `;
 
-const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
-	render: renderCommand,
-	build: buildCommand,
+/** A command: its arguments and the process's streams in, an exit code out. */
+export type Command = (args: string[], io: Io) => Promise<number>;
+
+/**
+ * Each command's module, imported only when that command runs: `--help`
+ * loads none, and `render` never loads what `build` needs.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+	render: async () => (await import("./render.js")).renderCommand,
+	build: async () => (await import("./build.js")).buildCommand,
+	serve: async () => (await import("./serve.js")).serveCommand,
 };
 
 /** Runs the CLI on `argv` (without node and the script). */
@@ -32,10 +39,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 			(command === undefined ? io.stderr : io.stdout)(MAIN_USAGE);
 			return command === undefined ? 2 : 0;
 		}
-		const run = COMMANDS[command];
-		if (run === undefined)
+		const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+		if (load === undefined)
 			throw usageError(`unknown command ${JSON.stringify(command)}`, MAIN_USAGE);
-		return await run(rest, io);
+		return await (await load())(rest, io);
 	} catch (error) {
 		if (error instanceof ContextError && error.code === "usage") {
 			io.stderr(`theway-context: ${error.reason}\n\n${error.usage ?? MAIN_USAGE}`);

@@ -7,7 +7,7 @@
  */
 import type { AgentMessage } from "../log/schema.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
-import type { TemplateSet } from "../templates/compile.js";
+import type { TemplateSet } from "../templates/set.js";
 import { deriveSummary } from "../view/derive.js";
 import { neutralizeBlock, neutralizeLine } from "../view/neutralize.js";
 

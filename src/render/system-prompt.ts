@@ -4,8 +4,9 @@
  * place can never reach a model, whatever a template or a value did.
  */
 import { ContextError } from "../errors.js";
-import type { TemplateSet } from "../templates/compile.js";
-import { SECTIONS, type SystemView } from "../view/schema.js";
+import type { TemplateSet } from "../templates/set.js";
+import { SECTIONS } from "../view/constants.js";
+import type { SystemView } from "../view/schema.js";
 
 /** Anything that reads as a section tag, wherever it stands (session values cannot hold one). */
 const TAG = new RegExp(`<\\s*(?:/\\s*)?(?:${SECTIONS.join("|")})\\b[^>]*>`, "gi");

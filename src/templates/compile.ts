@@ -5,58 +5,35 @@
  * compiled once on a private Handlebars instance. Pure: sources in, a
  * {@link TemplateSet} out, or one {@link ContextError} listing every problem.
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Handlebars from "handlebars";
 import type { z } from "zod";
 import { ContextError, type Diagnostic } from "../errors.js";
-import {
-	type Categories,
-	CategoriesSchema,
-	type Categorizer,
-	compileCategories,
-} from "../view/categories.js";
-import {
-	REQUIRED_TEMPLATES,
-	ROOT_TEMPLATES,
-	ROOT_VIEWS,
-	type RootTemplate,
-} from "../view/schema.js";
+import { type Categories, CategoriesSchema } from "../view/categories.js";
+import { REQUIRED_TEMPLATES, ROOT_TEMPLATES, ROOT_VIEWS } from "../view/schema.js";
 import type { SummaryCaps } from "../view/summary.js";
 import { parseTemplateFile, type TemplateFile } from "./front-matter.js";
-import { HELPER_SIGNATURES, HELPERS, KNOWN_HELPERS } from "./helpers.js";
+import { HELPER_SIGNATURES, KNOWN_HELPERS } from "./helpers.js";
+import { provideCompiler } from "./registry.js";
+import {
+	assembleSet,
+	fingerprintOf,
+	type SetMeta,
+	type TemplateSet,
+	type TemplateSetSource,
+} from "./set.js";
 import { checkSkeleton } from "./skeleton.js";
 import { typecheckTemplates } from "./typecheck.js";
 import { parseYaml, validateYaml } from "./yaml.js";
 
-/** A template set as read from disk: file names and texts. */
-export interface TemplateSetSource {
-	/** The set's version: the name of its folder (`v1`). */
-	version: string;
-	/** The set's folder. */
-	dir: string;
-	/** Template files by name (the file name without `.hbs`). */
-	templates: ReadonlyMap<string, { file: string; text: string }>;
-	categories: { file: string; text: string };
-}
-
-/** A compiled template function: a view in, text out. */
-export type Render<V> = (view: V) => string;
-type ViewOf<N extends RootTemplate> = z.infer<(typeof ROOT_VIEWS)[N]>;
-
-/** A compiled, checked template set, ready to render. */
-export interface TemplateSet {
-	version: string;
-	/** SHA-256 over every template and the categories, in a fixed order. */
-	fingerprint: string;
-	/** Each template's own front-matter version. */
-	templateVersions: Readonly<Record<string, string>>;
-	caps: SummaryCaps;
-	/** Framing markers that session text may never reproduce. */
-	markers: readonly string[];
-	categorizer: Categorizer;
-	render: { [N in RootTemplate]: Render<ViewOf<N>> };
-}
+export {
+	assembleSet,
+	fingerprintOf,
+	type Render,
+	type SetMeta,
+	type TemplateSet,
+	type TemplateSetSource,
+} from "./set.js";
 
 export const COMPILE_OPTIONS = {
 	noEscape: true,
@@ -158,16 +135,6 @@ export function checkTemplateSet(source: TemplateSetSource): {
 	return { files, categories };
 }
 
-/** What a compiled set needs besides its template functions: all plain data. */
-export interface SetMeta {
-	version: string;
-	fingerprint: string;
-	templateVersions: Record<string, string>;
-	caps: SummaryCaps;
-	markers: string[];
-	categories: Categories;
-}
-
 /** The plain data of a checked set. */
 export function metaOf(
 	source: TemplateSetSource,
@@ -204,49 +171,25 @@ export function compileTemplateSet(source: TemplateSetSource): TemplateSet {
 }
 
 /**
- * Builds the {@link TemplateSet} around compiled (or precompiled) template
- * functions, on their private Handlebars environment: our helpers and
- * nothing else, every template a partial of the others.
+ * Checks `source` and returns the text of its precompiled module: the set's
+ * plain data and, per template, the code Handlebars' `precompile` produced
+ * (loaded by `precompiled.ts` with the Handlebars runtime alone).
  */
-export function assembleSet(
-	meta: SetMeta,
-	env: typeof Handlebars,
-	fns: ReadonlyMap<string, Handlebars.TemplateDelegate>,
-): TemplateSet {
-	env.unregisterHelper("log");
-	env.unregisterHelper("lookup");
-	for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, helper.fn);
-	for (const [name, fn] of fns) env.registerPartial(name, fn);
-	const render = {} as Record<RootTemplate, Render<unknown>>;
-	for (const name of ROOT_TEMPLATES) {
-		const fn = fns.get(name) as Handlebars.TemplateDelegate;
-		render[name] = (view) => trimTrailingNewlines(fn(view));
-	}
-	return {
-		version: meta.version,
-		fingerprint: meta.fingerprint,
-		templateVersions: meta.templateVersions,
-		caps: meta.caps,
-		markers: meta.markers,
-		categorizer: compileCategories(meta.categories),
-		render: render as TemplateSet["render"],
-	};
-}
-
-/** SHA-256 over the set's files, sorted by name, and its categories. */
-export function fingerprintOf(source: TemplateSetSource): string {
-	const hash = createHash("sha256");
-	for (const name of [...source.templates.keys()].sort()) {
-		hash.update(`${name}\0${source.templates.get(name)?.text}\0`);
-	}
-	hash.update(`categories\0${source.categories.text}`);
-	return hash.digest("hex");
-}
-
-function trimTrailingNewlines(text: string): string {
-	let end = text.length;
-	while (end > 0 && text.charCodeAt(end - 1) === 0x0a) end--;
-	return end === text.length ? text : text.slice(0, end);
+export function precompileTemplateSet(source: TemplateSetSource): string {
+	const { files, categories } = checkTemplateSet(source);
+	const meta = metaOf(source, files, categories);
+	const specs = [...files].map(
+		([name, t]) => `\t${JSON.stringify(name)}: ${Handlebars.precompile(t.body, COMPILE_OPTIONS)},`,
+	);
+	return [
+		"// Generated by `theway-context build` from the template set's sources. Do not edit.",
+		'"use strict";',
+		`exports.meta = ${JSON.stringify(meta)};`,
+		"exports.templates = {",
+		...specs,
+		"};",
+		"",
+	].join("\n");
 }
 
 function setError(version: string, diagnostics: Diagnostic[]): ContextError {
@@ -259,3 +202,6 @@ function setError(version: string, diagnostics: Diagnostic[]): ContextError {
 		{ diagnostics },
 	);
 }
+
+// Loaded, this module is the compiler of every registry in the process.
+provideCompiler(compileTemplateSet);

@@ -2,17 +2,28 @@
  * The template sets of one templates folder, read once and compiled once per
  * set, on first use, or loaded precompiled when the build left an up-to-date
  * module. Sessions pin a set by version; the default is the newest.
+ *
+ * The compiler (front-matter, schemas, type checker, Handlebars' parser) is
+ * loaded only when a set must be compiled from its sources: {@link
+ * TemplateRegistry.ready} imports it when a set has no fresh precompiled
+ * module, and importing `compile.ts` (the library's entry point does) makes
+ * it available to the synchronous {@link TemplateRegistry.get} as well.
  */
 import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
-import {
-	compileTemplateSet,
-	fingerprintOf,
-	type TemplateSet,
-	type TemplateSetSource,
-} from "./compile.js";
 import { DEFAULT_TEMPLATES_DIR, readTemplateSets } from "./load.js";
 import { loadPrecompiled, precompiledPath } from "./precompiled.js";
+import { fingerprintOf, type TemplateSet, type TemplateSetSource } from "./set.js";
+
+/** Compiles a set from its sources (`compileTemplateSet`, once `compile.ts` is loaded). */
+export type Compiler = (source: TemplateSetSource) => TemplateSet;
+
+let compiler: Compiler | undefined;
+
+/** Called by `compile.ts` when it loads: from then on, any set can be compiled. */
+export function provideCompiler(compile: Compiler): void {
+	compiler = compile;
+}
 
 export class TemplateRegistry {
 	private static readonly byDir = new Map<string, TemplateRegistry>();
@@ -51,6 +62,24 @@ export class TemplateRegistry {
 		return [...this.read().keys()];
 	}
 
+	/**
+	 * Makes every set of the folder available to {@link get}: loads each fresh
+	 * precompiled set and, only if one is missing or stale, imports the
+	 * compiler. Cheap once done.
+	 */
+	async ready(): Promise<void> {
+		if (compiler !== undefined) return;
+		for (const [version, source] of this.read()) {
+			if (this.compiled.has(version)) continue;
+			const set = this.loadFresh(version, source);
+			if (set === undefined) {
+				await import("./compile.js");
+				return;
+			}
+			this.compiled.set(version, set);
+		}
+	}
+
 	/** The compiled set `version`, or the newest when none is asked for. */
 	get(version?: string): TemplateSet {
 		const sources = this.read();
@@ -65,16 +94,30 @@ export class TemplateRegistry {
 				{ file: this.dir },
 			);
 		}
-		const precompiled = this.precompiled
-			? loadPrecompiled(precompiledPath(this.dir, wanted), fingerprintOf(source))
-			: undefined;
-		const set = precompiled ?? compileTemplateSet(source);
+		const set = this.loadFresh(wanted, source) ?? compileFromSource(source);
 		this.compiled.set(wanted, set);
 		return set;
+	}
+
+	/** The precompiled set `version`, when allowed here and built from exactly `source`. */
+	private loadFresh(version: string, source: TemplateSetSource): TemplateSet | undefined {
+		if (!this.precompiled) return undefined;
+		return loadPrecompiled(precompiledPath(this.dir, version), fingerprintOf(source));
 	}
 
 	private read(): Map<string, TemplateSetSource> {
 		this.sources ??= readTemplateSets(this.dir);
 		return this.sources;
 	}
+}
+
+function compileFromSource(source: TemplateSetSource): TemplateSet {
+	if (compiler === undefined) {
+		throw new ContextError(
+			"internal",
+			`template set ${source.version} has no fresh precompiled module and the compiler is not loaded (await registry.ready() first)`,
+			{ file: source.dir },
+		);
+	}
+	return compiler(source);
 }

@@ -2,10 +2,10 @@
  * Grouping the tool inventory by category. `categories.yaml` lists the
  * categories in their fixed order, each with exact tool names and `prefix_*`
  * patterns. An exact name wins over a pattern, a longer prefix over a shorter
- * one; a tool that matches nothing lands in the last group (`Other`).
+ * one; a tool that matches nothing lands in the last group (`Other`). This
+ * module validates the file; `categorizer.ts` does the grouping.
  */
 import { z } from "zod";
-import type { ToolGroup } from "./schema.js";
 
 const PATTERN = /^[^*\s]+\*?$/;
 
@@ -49,43 +49,4 @@ export const CategoriesSchema = z
 	});
 export type Categories = z.infer<typeof CategoriesSchema>;
 
-/** A compiled categoriser: tool names in, ordered groups out. */
-export interface Categorizer {
-	group(tools: readonly string[]): ToolGroup[];
-}
-
-export function compileCategories(config: Categories): Categorizer {
-	const exact = new Map<string, number>();
-	const prefixes: { prefix: string; index: number }[] = [];
-	config.categories.forEach((category, index) => {
-		for (const tool of category.tools) {
-			if (tool.endsWith("*")) prefixes.push({ prefix: tool.slice(0, -1), index });
-			else exact.set(tool, index);
-		}
-	});
-	// Longest prefix first; equal lengths keep the categories' order.
-	prefixes.sort((a, b) => b.prefix.length - a.prefix.length || a.index - b.index);
-	const otherIndex = config.categories.length;
-	const names = [...config.categories.map((c) => c.name), config.other];
-
-	const categoryOf = (tool: string): number => {
-		const hit = exact.get(tool);
-		if (hit !== undefined) return hit;
-		for (const { prefix, index } of prefixes) if (tool.startsWith(prefix)) return index;
-		return otherIndex;
-	};
-
-	return {
-		group(tools) {
-			const buckets: string[][] = names.map(() => []);
-			for (const tool of new Set(tools)) buckets[categoryOf(tool)]?.push(tool);
-			const groups: ToolGroup[] = [];
-			buckets.forEach((bucket, i) => {
-				if (bucket.length === 0) return;
-				bucket.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-				groups.push({ name: names[i] as string, tools: bucket });
-			});
-			return groups;
-		},
-	};
-}
+export { type Categorizer, compileCategories } from "./categorizer.js";

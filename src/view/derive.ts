@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from "../errors.js";
 import type { Header, SessionMetadata } from "../log/schema.js";
-import type { Categorizer } from "./categories.js";
+import type { Categorizer } from "./categorizer.js";
 import { neutralizeBlock, neutralizeLine } from "./neutralize.js";
 import type { SummaryComponent, SystemView } from "./schema.js";
 import { capSummary, formatSummary, parseSummary, type SummaryCaps } from "./summary.js";

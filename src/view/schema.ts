@@ -4,16 +4,16 @@
  * system prompt template can reach the compact summary.
  */
 import { z } from "zod";
+import { ROOT_TEMPLATES, type RootTemplate, SECTIONS, SUMMARY_LABELS } from "./constants.js";
 
-/** The five fixed components of a rolling compact summary, in order. */
-export const SUMMARY_LABELS = [
-	"goal",
-	"completed work",
-	"key decisions",
-	"next steps",
-	"critical context",
-] as const;
-export type SummaryLabel = (typeof SUMMARY_LABELS)[number];
+export {
+	ROOT_TEMPLATES,
+	type RootTemplate,
+	SECTIONS,
+	type Section,
+	SUMMARY_LABELS,
+	type SummaryLabel,
+} from "./constants.js";
 
 export const ToolGroupSchema = z.object({
 	name: z.string(),
@@ -93,13 +93,7 @@ export const ROOT_VIEWS = {
 	"branch-summary": BranchSummaryViewSchema,
 	"custom-message": CustomMessageViewSchema,
 	"bash-execution": BashExecutionViewSchema,
-} as const;
-export type RootTemplate = keyof typeof ROOT_VIEWS;
-export const ROOT_TEMPLATES = Object.keys(ROOT_VIEWS) as RootTemplate[];
-
-/** The four sections of the system prompt, in the only order they may appear. */
-export const SECTIONS = ["harness", "tools", "environment", "lineage"] as const;
-export type Section = (typeof SECTIONS)[number];
+} as const satisfies Record<RootTemplate, z.ZodType>;
 
 /** Every template a set must have. */
 export const REQUIRED_TEMPLATES: readonly string[] = [...ROOT_TEMPLATES, ...SECTIONS];

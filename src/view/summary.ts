@@ -3,7 +3,8 @@
  * text, cut to the per-component caps of the template set, and written back
  * in the one normalised form the `collapse_context` payload carries.
  */
-import { SUMMARY_LABELS, type SummaryComponent, type SummaryLabel } from "./schema.js";
+import { SUMMARY_LABELS, type SummaryLabel } from "./constants.js";
+import type { SummaryComponent } from "./schema.js";
 
 export type SummaryCaps = Readonly<Record<SummaryLabel, number>>;
 

@@ -1,0 +1,154 @@
+/**
+ * Whole-process figures, side by side in one run (each case spawned in
+ * turn, round after round, so drift on a busy machine hits all alike):
+ *  - cold start: `render --format llm` of a small session and `--help`, vs
+ *    `node -e 0`, and which packages the render loads;
+ *  - the CLI vs pi's own loader (bench/pi-loader.js) on a real pi log and a
+ *    generated 10k-entry log;
+ *  - the sidecar (./sidecar.js).
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fmt, median, table } from "./measure.js";
+import { PI_LOADER, PI_PREFIX, piInstalled, realPiLog } from "./pi.js";
+import { verdict } from "./report.js";
+import { measureSidecar } from "./sidecar.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(ROOT, "dist/cli/bin.js");
+const TRACE = join(ROOT, "bench/trace-imports.js");
+const SMALL = join(ROOT, "test/fixtures/examples/1-normal.jsonl");
+const TARGET = { render: 1.6, help: 1.3, pi: 0.75, sidecar: 0.02 };
+const COLD_RUNS = 21;
+const LOG_RUNS = 11;
+
+/** Runs each command `runs` times in rotating order; the median ms of each, by name. */
+function spawnMedians(commands, runs) {
+	const names = Object.keys(commands);
+	const times = Object.fromEntries(names.map((n) => [n, []]));
+	for (let i = 0; i < runs + 1; i++) {
+		for (let k = 0; k < names.length; k++) {
+			const name = names[(i + k) % names.length];
+			const start = performance.now();
+			const child = spawnSync(process.execPath, commands[name], {
+				stdio: ["ignore", "ignore", "pipe"],
+				maxBuffer: 64 * 1024 * 1024,
+			});
+			const ms = performance.now() - start;
+			if (child.status !== 0) throw new Error(`${name} exited ${child.status}: ${child.stderr}`);
+			if (i > 0) times[name].push(ms); // the first round warms the file cache
+		}
+	}
+	return Object.fromEntries(names.map((n) => [n, median(times[n])]));
+}
+
+/** The node_modules packages `render` of a small session loads, with their file counts. */
+function packagesLoaded() {
+	const args = ["--import", TRACE, CLI, "render", SMALL, "--format", "llm"];
+	const child = spawnSync(process.execPath, args, { encoding: "utf8" });
+	const files = new Map();
+	for (const line of child.stderr.split("\n")) {
+		const [tag, pkg, file] = line.split(" ");
+		if (tag !== "trace-import") continue;
+		files.set(pkg, (files.get(pkg) ?? new Set()).add(file));
+	}
+	return [...files].map(([pkg, set]) => `${pkg} (${set.size} files)`).join(", ") || "none";
+}
+
+function coldStart(progress) {
+	progress("cold start: render and --help vs node -e 0");
+	const t = spawnMedians(
+		{
+			node: ["-e", "0"],
+			help: [CLI, "--help"],
+			render: [CLI, "render", SMALL, "--format", "llm"],
+		},
+		COLD_RUNS,
+	);
+	return { ...t, packages: packagesLoaded() };
+}
+
+/** The CLI vs pi's loader, as processes, on a scratch copy of `source` (pi may rewrite a file it migrates). */
+function versusPi(name, source, progress) {
+	progress(`CLI vs pi's loader: ${name}`);
+	const copy = join(ROOT, "bench/out", `scratch-pi-${process.pid}-${basename(source)}`);
+	copyFileSync(source, copy);
+	try {
+		const cli = [CLI, "render", copy, "--format", "llm", "--quiet"];
+		const t = spawnMedians({ cli, ...(piInstalled() ? { pi: [PI_LOADER, copy] } : {}) }, LOG_RUNS);
+		return { name, ...t };
+	} finally {
+		rmSync(copy, { force: true });
+	}
+}
+
+/** Measures and prints; returns the verdict lines. */
+export async function runtimeBench({ linear10k, linear100k, progress }) {
+	const cold = coldStart(progress);
+	console.log(`\nCold start (whole process, median of ${COLD_RUNS} runs, side by side)`);
+	console.log(
+		table(
+			["process", "ms", "vs node -e 0"],
+			[
+				["node -e 0", fmt(cold.node), "1.00x"],
+				["theway-context --help", fmt(cold.help), `${fmt(cold.help / cold.node, 2)}x`],
+				["render --format llm (small)", fmt(cold.render), `${fmt(cold.render / cold.node, 2)}x`],
+			],
+		),
+	);
+	console.log(`packages the render loads: ${cold.packages}`);
+
+	const real = realPiLog();
+	const logs = [
+		...(real === undefined ? [] : [[`real pi log (${basename(real)})`, real]]),
+		["generated linear 10k", linear10k],
+	];
+	const pis = logs.map(([name, path]) => versusPi(name, path, progress));
+	console.log(`\nThe CLI vs pi's own loader (processes, median of ${LOG_RUNS} runs)`);
+	console.log(
+		table(
+			["log", "CLI render --format llm", "pi loader", "CLI / pi"],
+			pis.map((r) => [
+				r.name,
+				`${fmt(r.cli)} ms`,
+				r.pi === undefined ? "–" : `${fmt(r.pi)} ms`,
+				r.pi === undefined ? "–" : `${fmt(r.cli / r.pi, 2)}x`,
+			]),
+		),
+	);
+	if (!piInstalled()) {
+		console.log(`pi is not installed in ${PI_PREFIX}: run \`node bench/pi.js --install\`.`);
+	}
+	if (real === undefined) console.log("no real pi log: set THEWAY_PI_LOG=FILE to add that row.");
+
+	const sidecar = await measureSidecar(linear100k, progress);
+	const realRow = pis.find((r) => r.name.startsWith("real"));
+	return [
+		verdict(
+			cold.render / cold.node <= TARGET.render,
+			`cold render <= ${TARGET.render}x node -e 0`,
+			`${fmt(cold.render / cold.node, 2)}x (${fmt(cold.render)} vs ${fmt(cold.node)} ms)`,
+		),
+		verdict(
+			cold.help / cold.node <= TARGET.help,
+			`--help <= ${TARGET.help}x node -e 0`,
+			`${fmt(cold.help / cold.node, 2)}x (${fmt(cold.help)} ms)`,
+		),
+		verdict(
+			realRow?.pi === undefined ? undefined : realRow.cli / realRow.pi <= TARGET.pi,
+			`real pi log: CLI <= ${TARGET.pi}x pi's loader`,
+			realRow?.pi === undefined
+				? "needs pi and a real log"
+				: `${fmt(realRow.cli / realRow.pi, 2)}x`,
+		),
+		verdict(
+			sidecar && sidecar.append / sidecar.first <= TARGET.sidecar,
+			`sidecar append <= ${TARGET.sidecar * 100}% of a first load (100k)`,
+			sidecar
+				? `${fmt((100 * sidecar.append) / sidecar.first, 2)}% (${fmt(sidecar.append, 2)} vs ${fmt(sidecar.first)} ms; ${sidecar.appendBytes} reply bytes)`
+				: "–",
+		),
+	];
+}

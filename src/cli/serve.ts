@@ -1,0 +1,65 @@
+/** `theway-context serve --stdio`: the sidecar for a daemon (`src/serve/`). */
+import { resolve } from "node:path";
+import { usageError } from "../errors.js";
+import { DEFAULT_MAX_REQUEST_BYTES, serveStreams } from "../serve/stdio.js";
+import { type Io, parseCommandArgs } from "./io.js";
+
+const DEFAULT_MAX_SESSIONS = 32;
+
+export const SERVE_USAGE = `Usage: theway-context serve --stdio [options]
+
+Serves context bundles to a long-lived client: JSON-RPC 2.0, one JSON object
+per line on stdin and stdout. Methods: load, close, shutdown (see README).
+Sessions stay open, so a load with the cursor of an earlier reply reads only
+what was appended and returns only the new messages. Warnings and logs go to
+stderr. Ends on shutdown or at the end of stdin.
+
+Options:
+  --stdio                   serve on stdin and stdout (the only transport)
+  --max-sessions N          sessions kept open, least recently used out first (default ${DEFAULT_MAX_SESSIONS})
+  --max-request-bytes N     the longest request line (default ${DEFAULT_MAX_REQUEST_BYTES})
+  --templates DIR           the templates folder (default: the bundled templates/)
+  --quiet                   do not print warnings
+  -h, --help                this help
+`;
+
+const OPTIONS = {
+	stdio: { type: "boolean" },
+	"max-sessions": { type: "string" },
+	"max-request-bytes": { type: "string" },
+	templates: { type: "string" },
+	quiet: { type: "boolean" },
+	help: { type: "boolean", short: "h" },
+} as const;
+
+export async function serveCommand(args: string[], io: Io): Promise<number> {
+	const { values, positionals } = parseCommandArgs(args, OPTIONS, SERVE_USAGE);
+	if (values.help === true) {
+		io.stdout(SERVE_USAGE);
+		return 0;
+	}
+	if (positionals.length > 0) throw usageError("serve takes no positional arguments", SERVE_USAGE);
+	if (values.stdio !== true) throw usageError("--stdio is required", SERVE_USAGE);
+	const maxSessions = count(values["max-sessions"], "--max-sessions", DEFAULT_MAX_SESSIONS);
+	const maxRequestBytes = count(
+		values["max-request-bytes"],
+		"--max-request-bytes",
+		DEFAULT_MAX_REQUEST_BYTES,
+	);
+	await serveStreams(process.stdin, process.stdout, {
+		maxSessions,
+		maxRequestBytes,
+		...(values.templates === undefined ? {} : { templates: resolve(io.cwd, values.templates) }),
+		log: values.quiet === true ? () => {} : io.stderr,
+	});
+	return 0;
+}
+
+function count(value: string | undefined, name: string, fallback: number): number {
+	if (value === undefined) return fallback;
+	const n = Number(value);
+	if (!Number.isSafeInteger(n) || n < 1) {
+		throw usageError(`${name} must be a positive integer`, SERVE_USAGE);
+	}
+	return n;
+}

@@ -1,0 +1,100 @@
+/**
+ * A compiled template set as the render path sees it: plain data and one
+ * render function per root template. Nothing here parses or checks a
+ * template, so loading a precompiled set needs neither the Handlebars
+ * compiler nor the schemas (`compile.ts` does that work, when a set must be
+ * compiled from its sources).
+ */
+import { createHash } from "node:crypto";
+import type Handlebars from "handlebars";
+import type { z } from "zod";
+import { type CategoriesData, type Categorizer, compileCategories } from "../view/categorizer.js";
+import { ROOT_TEMPLATES, type RootTemplate } from "../view/constants.js";
+import type { ROOT_VIEWS } from "../view/schema.js";
+import type { SummaryCaps } from "../view/summary.js";
+import { HELPERS } from "./helpers.js";
+
+/** A template set as read from disk: file names and texts. */
+export interface TemplateSetSource {
+	/** The set's version: the name of its folder (`v1`). */
+	version: string;
+	/** The set's folder. */
+	dir: string;
+	/** Template files by name (the file name without `.hbs`). */
+	templates: ReadonlyMap<string, { file: string; text: string }>;
+	categories: { file: string; text: string };
+}
+
+/** A compiled template function: a view in, text out. */
+export type Render<V> = (view: V) => string;
+type ViewOf<N extends RootTemplate> = z.infer<(typeof ROOT_VIEWS)[N]>;
+
+/** A compiled, checked template set, ready to render. */
+export interface TemplateSet {
+	version: string;
+	/** SHA-256 over every template and the categories, in a fixed order. */
+	fingerprint: string;
+	/** Each template's own front-matter version. */
+	templateVersions: Readonly<Record<string, string>>;
+	caps: SummaryCaps;
+	/** Framing markers that session text may never reproduce. */
+	markers: readonly string[];
+	categorizer: Categorizer;
+	render: { [N in RootTemplate]: Render<ViewOf<N>> };
+}
+
+/** What a compiled set needs besides its template functions: all plain data. */
+export interface SetMeta {
+	version: string;
+	fingerprint: string;
+	templateVersions: Record<string, string>;
+	caps: SummaryCaps;
+	markers: string[];
+	categories: CategoriesData;
+}
+
+/**
+ * Builds the {@link TemplateSet} around compiled (or precompiled) template
+ * functions, on their private Handlebars environment: our helpers and
+ * nothing else, every template a partial of the others.
+ */
+export function assembleSet(
+	meta: SetMeta,
+	env: typeof Handlebars,
+	fns: ReadonlyMap<string, Handlebars.TemplateDelegate>,
+): TemplateSet {
+	env.unregisterHelper("log");
+	env.unregisterHelper("lookup");
+	for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, helper.fn);
+	for (const [name, fn] of fns) env.registerPartial(name, fn);
+	const render = {} as Record<RootTemplate, Render<unknown>>;
+	for (const name of ROOT_TEMPLATES) {
+		const fn = fns.get(name) as Handlebars.TemplateDelegate;
+		render[name] = (view) => trimTrailingNewlines(fn(view));
+	}
+	return {
+		version: meta.version,
+		fingerprint: meta.fingerprint,
+		templateVersions: meta.templateVersions,
+		caps: meta.caps,
+		markers: meta.markers,
+		categorizer: compileCategories(meta.categories),
+		render: render as TemplateSet["render"],
+	};
+}
+
+/** SHA-256 over the set's files, sorted by name, and its categories. */
+export function fingerprintOf(source: TemplateSetSource): string {
+	const hash = createHash("sha256");
+	for (const name of [...source.templates.keys()].sort()) {
+		hash.update(`${name}\0${source.templates.get(name)?.text}\0`);
+	}
+	hash.update(`categories\0${source.categories.text}`);
+	return hash.digest("hex");
+}
+
+function trimTrailingNewlines(text: string): string {
+	let end = text.length;
+	while (end > 0 && text.charCodeAt(end - 1) === 0x0a) end--;
+	return end === text.length ? text : text.slice(0, end);
+}

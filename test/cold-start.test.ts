@@ -1,0 +1,182 @@
+/**
+ * What a cold process loads. `--help` loads no command; `render` loads the
+ * precompiled set with the Handlebars runtime, and nothing that compiles or
+ * validates templates (no yaml, gray-matter, Handlebars compiler, template
+ * schemas or type checker), unless a set must be compiled from its sources.
+ * These run the built CLI (dist/), rebuilt first when a source is newer.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+	cpSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compileCount, fingerprintOf, type TemplateSetSource } from "../src/templates/compile.js";
+import { readTemplateSets } from "../src/templates/load.js";
+import { precompiledPath } from "../src/templates/precompiled.js";
+import { TemplateRegistry } from "../src/templates/registry.js";
+import { writePrecompiledSets } from "../src/templates/write-precompiled.js";
+import { ROOT } from "./support/serve.js";
+
+const BIN = join(ROOT, "dist/cli/bin.js");
+const TRACE = join(ROOT, "test/support/trace-loaded.mjs");
+const SMALL = join(ROOT, "test/fixtures/examples/1-normal.jsonl");
+
+function newest(dir: string): number {
+	let max = 0;
+	for (const f of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+		max = Math.max(max, statSync(join(dir, f)).mtimeMs);
+	}
+	return max;
+}
+
+beforeAll(() => {
+	let built = 0;
+	try {
+		built = statSync(BIN).mtimeMs;
+	} catch {}
+	if (built < newest(join(ROOT, "src"))) {
+		execFileSync(
+			process.execPath,
+			[join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+			{ cwd: ROOT },
+		);
+	}
+	const precompiled = join(ROOT, "templates/.compiled");
+	let compiled = 0;
+	try {
+		compiled = newest(precompiled);
+	} catch {}
+	if (compiled < newest(join(ROOT, "templates/v1"))) {
+		execFileSync(
+			process.execPath,
+			[
+				"-e",
+				"import('./dist/templates/write-precompiled.js').then((m) => m.writePrecompiledSets())",
+			],
+			{ cwd: ROOT },
+		);
+	}
+}, 120_000);
+
+/** Runs the built CLI; returns its exit code and every file it loaded, relative to the package. */
+function loaded(args: string[]): { status: number | null; files: string[]; stderr: string } {
+	const child = spawnSync(process.execPath, ["--import", TRACE, BIN, ...args], {
+		encoding: "utf8",
+		cwd: ROOT,
+	});
+	const files = new Set<string>();
+	const rest: string[] = [];
+	for (const line of child.stderr.split("\n")) {
+		if (line.startsWith("loaded file://")) files.add(relative(ROOT, fileURLToPath(line.slice(7))));
+		else if (line !== "") rest.push(line);
+	}
+	return { status: child.status, files: [...files].sort(), stderr: rest.join("\n") };
+}
+
+const packages = (files: string[]) =>
+	[
+		...new Set(files.filter((f) => f.startsWith("node_modules/")).map((f) => f.split("/")[1])),
+	].sort();
+
+/** What only compiling a set from its sources needs. */
+const COMPILER = [
+	/^node_modules\/(yaml|gray-matter|js-yaml|esprima)\//,
+	/^node_modules\/handlebars\/(?!dist\/handlebars\.runtime\.js$)/,
+	/^dist\/templates\/(compile|front-matter|typecheck|yaml|skeleton|zod-types)\.js$/,
+	/^dist\/view\/(schema|categories)\.js$/,
+	/^dist\/check\//,
+];
+
+describe("a cold process", () => {
+	it("--help loads no command and no package", () => {
+		const { status, files } = loaded(["--help"]);
+		expect(status).toBe(0);
+		expect(files.filter((f) => f.startsWith("dist/"))).toEqual([
+			"dist/cli/bin.js",
+			"dist/cli/main.js",
+			"dist/errors.js",
+		]);
+		expect(packages(files)).toEqual([]);
+	});
+
+	it("render loads the precompiled set with the Handlebars runtime, and no compiler", () => {
+		const { status, files, stderr } = loaded(["render", SMALL, "--format", "llm"]);
+		expect(stderr).toBe("");
+		expect(status).toBe(0);
+		expect(files).toContain("templates/.compiled/v1.cjs");
+		expect(files).toContain("node_modules/handlebars/dist/handlebars.runtime.js");
+		expect(files.filter((f) => COMPILER.some((re) => re.test(f)))).toEqual([]);
+		expect(files.filter((f) => f.startsWith("dist/cli/") && f !== "dist/cli/bin.js")).toEqual([
+			"dist/cli/io.js",
+			"dist/cli/main.js",
+			"dist/cli/render.js",
+		]);
+	});
+
+	it("render with a folder of sources compiles them in memory", () => {
+		const templates = mkdtempSync(join(tmpdir(), "theway-sources-"));
+		cpSync(join(ROOT, "templates/v1"), join(templates, "v1"), { recursive: true });
+		cpSync(join(ROOT, "categories.yaml"), join(templates, "categories.yaml"));
+		const { status, files } = loaded(["render", SMALL, "--templates", templates]);
+		expect(status).toBe(0);
+		expect(files).toContain("dist/templates/compile.js");
+		expect(readdirSync(templates).sort()).toEqual(["categories.yaml", "v1"]);
+	});
+});
+
+describe("precompiled sets at run time", () => {
+	function folder(): { root: string; module: string } {
+		const root = mkdtempSync(join(tmpdir(), "theway-precompiled-"));
+		cpSync(join(ROOT, "templates/v1"), join(root, "v1"), { recursive: true });
+		cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
+		writePrecompiledSets(root);
+		return { root, module: precompiledPath(root, "v1") };
+	}
+
+	it("a fresh one is loaded, nothing compiled", async () => {
+		const { root } = folder();
+		const before = compileCount;
+		const registry = new TemplateRegistry(root, { precompiled: true });
+		await registry.ready();
+		const set = registry.get("v1");
+		expect(compileCount).toBe(before);
+		expect(set.fingerprint).toBe(
+			fingerprintOf(readTemplateSets(root).get("v1") as TemplateSetSource),
+		);
+	});
+
+	it("a stale one is compiled in memory from the sources, and never rewritten", async () => {
+		const { root, module } = folder();
+		const file = join(root, "v1/environment.hbs");
+		writeFileSync(file, `${readFileSync(file, "utf8")}\nStale no more.\n`);
+		const text = readFileSync(module, "utf8");
+		const before = compileCount;
+		const registry = new TemplateRegistry(root, { precompiled: true });
+		await registry.ready();
+		const set = registry.get("v1");
+		expect(compileCount).toBe(before + 1);
+		expect(set.fingerprint).toBe(
+			fingerprintOf(readTemplateSets(root).get("v1") as TemplateSetSource),
+		);
+		expect(readFileSync(module, "utf8")).toBe(text);
+		expect(readdirSync(join(root, ".compiled"))).toEqual(["v1.cjs"]);
+	});
+
+	it("a missing one is compiled in memory, and none is written", async () => {
+		const { root, module } = folder();
+		rmSync(module);
+		const registry = new TemplateRegistry(root, { precompiled: true });
+		await registry.ready();
+		expect(registry.get("v1").version).toBe("v1");
+		expect(readdirSync(join(root, ".compiled"))).toEqual([]);
+	});
+});
