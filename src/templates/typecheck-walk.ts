@@ -15,6 +15,7 @@ import {
 	type Path,
 	type Pos,
 	partialName,
+	pathText,
 	resolvePath,
 	type Scope,
 	SEP,
@@ -164,6 +165,10 @@ export class Checker {
 		}
 		const arg = b.params[0];
 		const v = arg === undefined ? undefined : this.expr(arg, scope);
+		// A guard may test an absent value, but Handlebars cannot read a field of one.
+		if (v?.absent && arg?.type === "PathExpression" && v.absentAt !== pathText(arg as Path)) {
+			this.report(scope.tpl, arg.loc.start, absentMessage(arg, v));
+		}
 		const key = v?.key ?? `#${this.fresh++}`;
 		const guarded: Scope = { ...scope, facts: withPrefixes(scope.facts, key) };
 		if (name === "if" || name === "unless") {
