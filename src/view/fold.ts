@@ -8,7 +8,23 @@
  * generated (scripts/fold-table.js); ASCII folds one to one, so a text
  * without other code points folds in two native passes and needs no map.
  */
-import { FOLD_RUNS } from "./fold-table.js";
+import { FOLD_CLASSES, FOLD_RUNS } from "./fold-table.js";
+
+/**
+ * The pattern source for one folded ASCII character: itself, or a class of
+ * it and the fold characters of the code points that read as it or as
+ * another (long s reads as `s` by its decomposition, as `f` by its shape).
+ */
+export function charPattern(char: string): string {
+	const escaped = char.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+	const classes = FOLD_CLASSES.flatMap((members, i) =>
+		members.includes(char) ? [`\\x0${i + 1}`] : [],
+	);
+	return classes.length === 0 ? escaped : `[${escaped}${classes.join("")}]`;
+}
+
+/** A pattern source for any class character (none of them is a word character). */
+export const CLASS_CHARS = `\\x01-\\x0${Math.max(1, FOLD_CLASSES.length)}`;
 
 /** A folded text and the way back to the original's offsets. */
 export interface Folded {

@@ -5,7 +5,7 @@
  * of a text (see fold.ts), so look-alikes match as the real thing does.
  * No zod here: the render path loads this module.
  */
-import { fold } from "./fold.js";
+import { CLASS_CHARS, charPattern, fold } from "./fold.js";
 
 /** The four sections of the system prompt, in the only order they may appear. */
 export const SECTIONS = ["harness", "tools", "environment", "lineage"] as const;
@@ -24,20 +24,24 @@ export interface Reserved {
 
 /**
  * A folded name as a pattern: `rn` and `m` read alike, so either matches
- * either (the fold keeps ASCII one to one and cannot merge them itself);
- * between words and around punctuation any run of whitespace, or none.
+ * either (the fold keeps ASCII one to one and cannot merge them itself); a
+ * character that reads two ways matches both; between words and around
+ * punctuation any run of whitespace, or none.
  */
 export function namePattern(name: string): string {
 	const folded = fold(name).text.trim();
 	const tokens = folded.match(/[a-z0-9]+|\S/g) ?? [];
 	return tokens
-		.map((t) => t.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&").replace(/rn|m/g, "(?:m|rn)"))
+		.map((t) =>
+			t.replace(/rn|m|[\s\S]/g, (c) => (c === "rn" || c === "m" ? "(?:m|rn)" : charPattern(c))),
+		)
 		.join("\\s*");
 }
 
 /** `<`, optional spaces and slashes, one of `names`, then no further letter. */
 export function tagPattern(names: readonly string[]): string {
-	return `<\\s*(?:/[\\s/]*)?(?:${names.map(namePattern).join("|")})\\b`;
+	const name = names.map(namePattern).join("|");
+	return `${charPattern("<")}\\s*(?:${charPattern("/")}[\\s/]*)?(?:${name})(?![\\w${CLASS_CHARS}])`;
 }
 
 const TAG = new RegExp(tagPattern(RESERVED_TAGS), "g");
