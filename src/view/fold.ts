@@ -54,15 +54,18 @@ const ANGLES: Record<string, string> = {
 	"\u29fd": ">",
 };
 
-const DROP = /^[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}]$/u;
+const DROPPED = "\\p{Default_Ignorable_Code_Point}\\p{Mn}\\p{Me}";
 const NON_ASCII = /\P{ASCII}/u;
-const NON_ASCII_RUNS = /\P{ASCII}+/gu;
 
 let table: Map<number, string> | undefined;
+let folding: RegExp | undefined;
 
-/** The generated runs, decoded on the first text that needs them. */
-function folds(): Map<number, string> {
-	if (table !== undefined) return table;
+/**
+ * The generated runs, decoded on the first text that needs them, and the
+ * pattern of every code point that folds to something else than itself.
+ */
+function folds(): { table: Map<number, string>; folding: RegExp } {
+	if (table !== undefined && folding !== undefined) return { table, folding };
 	table = new Map();
 	for (const run of FOLD_RUNS.split("\u0000")) {
 		const eq = run.indexOf("=");
@@ -79,20 +82,21 @@ function folds(): Map<number, string> {
 		for (let i = 0; i < n; i++) table.set(from + i, String.fromCharCode(first + i * step));
 	}
 	for (const [c, out] of Object.entries(ANGLES)) table.set(c.charCodeAt(0), out);
-	return table;
-}
-
-const cache = new Map<number, string>();
-
-/** The fold of one non-ASCII code point: ASCII, nothing, or the code point itself. */
-function foldCodePoint(cp: number): string {
-	let out = cache.get(cp);
-	if (out === undefined) {
-		const char = String.fromCodePoint(cp);
-		out = folds().get(cp) ?? (DROP.test(char) ? "" : char);
-		if (cache.size < 65536) cache.set(cp, out);
+	const ranges: string[] = [];
+	const points = [...table.keys()].filter((cp) => cp >= 0x80).sort((a, b) => a - b);
+	for (let i = 0; i < points.length; ) {
+		let j = i;
+		while (j + 1 < points.length && points[j + 1] === (points[j] as number) + 1) j++;
+		const hex = (cp: number) => `\\u{${cp.toString(16)}}`;
+		ranges.push(
+			i === j
+				? hex(points[i] as number)
+				: `${hex(points[i] as number)}-${hex(points[j] as number)}`,
+		);
+		i = j + 1;
 	}
-	return out;
+	folding = new RegExp(`[${DROPPED}${ranges.join("")}]`, "gu");
+	return { table, folding };
 }
 
 /** ASCII, one to one: lower case, and the letters ASCII itself confuses merged. */
@@ -109,22 +113,17 @@ export function fold(text: string): Folded {
 	// each such code point as [folded start, folded end, original start, original end].
 	const spans: number[] = [];
 	let shift = 0; // original offset minus folded offset, after the last span
-	const replaced = text.replace(NON_ASCII_RUNS, (run: string, offset: number) => {
-		let out = "";
-		for (let i = 0; i < run.length; ) {
-			const cp = run.codePointAt(i) as number;
-			const size = cp > 0xffff ? 2 : 1;
-			const f = foldCodePoint(cp);
-			if (f.length !== size) {
-				const at = offset + i;
-				const start = at - shift;
-				spans.push(start, start + f.length, at, at + size);
-				shift += size - f.length;
-			}
-			out += f;
-			i += size;
+	const { table: known, folding: pattern } = folds();
+	// Only code points that fold to something else are visited: ASCII from the
+	// table, or nothing for an invisible one.
+	const replaced = text.replace(pattern, (char: string, at: number) => {
+		const f = known.get(char.codePointAt(0) as number) ?? "";
+		if (f.length !== char.length) {
+			const start = at - shift;
+			spans.push(start, start + f.length, at, at + char.length);
+			shift += char.length - f.length;
 		}
-		return out;
+		return f;
 	});
 	// Only U+0130 changes length in lower case, and the table has folded it.
 	const folded = foldAscii(replaced);
