@@ -27,7 +27,6 @@ export const ROOT_TEMPLATES = [
 	"collapse-context",
 	"compaction-summary",
 	"branch-summary",
-	"custom-message",
 	"bash-execution",
 ] as const;
 export type RootTemplate = (typeof ROOT_TEMPLATES)[number];

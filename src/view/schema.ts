@@ -65,12 +65,6 @@ export const BranchSummaryViewSchema = z.object({
 	fromId: z.string().optional(),
 });
 
-/** `custom-message`: an extension's message, as text. */
-export const CustomMessageViewSchema = z.object({
-	customType: z.string(),
-	text: z.string(),
-});
-
 /** `bash-execution`: a command the user ran themselves, with its output. */
 export const BashExecutionViewSchema = z.object({
 	command: z.string(),
@@ -91,7 +85,6 @@ export const ROOT_VIEWS = {
 	"collapse-context": CollapseContextViewSchema,
 	"compaction-summary": CompactionSummaryViewSchema,
 	"branch-summary": BranchSummaryViewSchema,
-	"custom-message": CustomMessageViewSchema,
 	"bash-execution": BashExecutionViewSchema,
 } as const satisfies Record<RootTemplate, z.ZodType>;
 

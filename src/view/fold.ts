@@ -1,0 +1,152 @@
+/**
+ * Folding text to the form in which look-alikes are equal: compatibility
+ * decomposition (NFKD), default-ignorable code points (zero-width and the
+ * like) and combining marks removed, lower case, and the Unicode confusable
+ * skeleton (UTS #39) wherever it lands on plain ASCII; `l`, `I`, `1` and `|`
+ * fold to `i`, `0` to `o`. So `＜ｅｎｖ`, `<еnv` (Cyrillic е), `<e\u200Bnv`
+ * and `<ENV` all fold to `<env`. The table of non-ASCII code points is
+ * generated (scripts/fold-table.js); ASCII folds one to one, so a text
+ * without other code points folds in two native passes and needs no map.
+ */
+import { FOLD_CLASSES, FOLD_RUNS } from "./fold-table.js";
+
+/**
+ * The pattern source for one folded ASCII character: itself, or a class of
+ * it and the fold characters of the code points that read as it or as
+ * another (long s reads as `s` by its decomposition, as `f` by its shape).
+ */
+export function charPattern(char: string): string {
+	const escaped = char.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+	const classes = FOLD_CLASSES.flatMap((members, i) =>
+		members.includes(char) ? [`\\x0${i + 1}`] : [],
+	);
+	return classes.length === 0 ? escaped : `[${escaped}${classes.join("")}]`;
+}
+
+/** A pattern source for any class character (none of them is a word character). */
+export const CLASS_CHARS = `\\x01-\\x0${Math.max(1, FOLD_CLASSES.length)}`;
+
+/** A folded text and the way back to the original's offsets. */
+export interface Folded {
+	text: string;
+	/**
+	 * The original offset of the code point that produced folded offset `i`
+	 * (`text.length` maps to the original's length).
+	 */
+	origin(i: number): number;
+}
+
+/** Characters that read as `<` or `>` although no table folds them so. */
+const ANGLES: Record<string, string> = {
+	"\u2329": "<",
+	"\u232a": ">",
+	"\u3008": "<",
+	"\u3009": ">",
+	"\u27e8": "<",
+	"\u27e9": ">",
+	"\u276c": "<",
+	"\u276d": ">",
+	"\u276e": "<",
+	"\u276f": ">",
+	"\u2770": "<",
+	"\u2771": ">",
+	"\u29fc": "<",
+	"\u29fd": ">",
+};
+
+const DROPPED = "\\p{Default_Ignorable_Code_Point}\\p{Mn}\\p{Me}";
+const NON_ASCII = /\P{ASCII}/u;
+
+let table: Map<number, string> | undefined;
+let folding: RegExp | undefined;
+
+/**
+ * The generated runs, decoded on the first text that needs them, and the
+ * pattern of every code point that folds to something else than itself.
+ */
+function folds(): { table: Map<number, string>; folding: RegExp } {
+	if (table !== undefined && folding !== undefined) return { table, folding };
+	table = new Map();
+	for (const run of FOLD_RUNS.split("\u0000")) {
+		const eq = run.indexOf("=");
+		const [start = "", count] = run.slice(0, eq).split("*");
+		const out = run.slice(eq + 1);
+		const from = Number.parseInt(start, 36);
+		if (count === undefined) {
+			table.set(from, out);
+			continue;
+		}
+		const step = count.endsWith("+") ? 1 : 0;
+		const n = Number.parseInt(count, 36);
+		const first = out.charCodeAt(0);
+		for (let i = 0; i < n; i++) table.set(from + i, String.fromCharCode(first + i * step));
+	}
+	for (const [c, out] of Object.entries(ANGLES)) table.set(c.charCodeAt(0), out);
+	const ranges: string[] = [];
+	const points = [...table.keys()].filter((cp) => cp >= 0x80).sort((a, b) => a - b);
+	for (let i = 0; i < points.length; ) {
+		let j = i;
+		while (j + 1 < points.length && points[j + 1] === (points[j] as number) + 1) j++;
+		const hex = (cp: number) => `\\u{${cp.toString(16)}}`;
+		ranges.push(
+			i === j
+				? hex(points[i] as number)
+				: `${hex(points[i] as number)}-${hex(points[j] as number)}`,
+		);
+		i = j + 1;
+	}
+	folding = new RegExp(`[${DROPPED}${ranges.join("")}]`, "gu");
+	return { table, folding };
+}
+
+/** ASCII, one to one: lower case, and the letters ASCII itself confuses merged. */
+function foldAscii(text: string): string {
+	return text.toLowerCase().replace(/[l1|]/g, "i").replace(/0/g, "o").replace(/`/g, "'");
+}
+
+const identity = (i: number) => i;
+
+/** `text` folded, with the map back to its offsets. Linear in the length of `text`. */
+export function fold(text: string): Folded {
+	if (!NON_ASCII.test(text)) return { text: foldAscii(text), origin: identity };
+	// Where a code point folds to a different length, the offsets shift: record
+	// each such code point as [folded start, folded end, original start, original end].
+	const spans: number[] = [];
+	let shift = 0; // original offset minus folded offset, after the last span
+	const { table: known, folding: pattern } = folds();
+	// Only code points that fold to something else are visited: ASCII from the
+	// table, or nothing for an invisible one.
+	const replaced = text.replace(pattern, (char: string, at: number) => {
+		const f = known.get(char.codePointAt(0) as number) ?? "";
+		if (f.length !== char.length) {
+			const start = at - shift;
+			spans.push(start, start + f.length, at, at + char.length);
+			shift += char.length - f.length;
+		}
+		return f;
+	});
+	// Only U+0130 changes length in lower case, and the table has folded it.
+	const folded = foldAscii(replaced);
+	if (spans.length === 0) return { text: folded, origin: identity };
+	return { text: folded, origin: (i) => originOf(spans, i) };
+}
+
+/** The original offset of folded offset `i`, by binary search over the spans. */
+function originOf(spans: readonly number[], i: number): number {
+	let [lo, hi] = [0, spans.length / 4 - 1];
+	let found = -1;
+	while (lo <= hi) {
+		const mid = (lo + hi) >> 1;
+		if ((spans[mid * 4] as number) <= i) {
+			found = mid;
+			lo = mid + 1;
+		} else hi = mid - 1;
+	}
+	if (found === -1) return i;
+	const [end, origStart, origEnd] = spans.slice(found * 4 + 1, found * 4 + 4) as [
+		number,
+		number,
+		number,
+	];
+	return i < end ? origStart : i - end + origEnd;
+}
