@@ -137,7 +137,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 }
 
 /** A located diagnostic with no frame gets one from its file, when it can be read. */
-function withFrame(d: Diagnostic): Diagnostic {
+export function withFrame(d: Diagnostic): Diagnostic {
 	if (d.frame !== undefined || d.file === undefined || d.line === undefined || !existsSync(d.file))
 		return d;
 	if (!d.file.endsWith(".hbs") && !d.file.endsWith(".yaml") && !d.file.endsWith(".json")) return d;

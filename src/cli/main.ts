@@ -7,6 +7,7 @@
 import { ContextError, formatDiagnostic, usageError } from "../errors.js";
 import { buildCommand } from "./build.js";
 import type { Io } from "./io.js";
+import { previewCommand } from "./preview.js";
 import { renderCommand } from "./render.js";
 
 export const MAIN_USAGE = `theway-context: compile a theway session log into its context bundle
@@ -14,6 +15,7 @@ export const MAIN_USAGE = `theway-context: compile a theway session log into its
 Usage:
   theway-context render <session.jsonl> [options]   print the context bundle
   theway-context build [--update] [--templates DIR] check the templates, fixtures and snapshots
+  theway-context preview [session.jsonl|DIR]         a live page of the prompt, for editing templates
   theway-context <command> --help                   help for one command
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
@@ -22,6 +24,7 @@ Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
 	render: renderCommand,
 	build: buildCommand,
+	preview: previewCommand,
 };
 
 /** Runs the CLI on `argv` (without node and the script). */
