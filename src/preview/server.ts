@@ -73,20 +73,23 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 			hub.broadcast({ generation: workspace.generation, what: "templates" });
 		},
 	);
-	const sessions = new Watcher(sessionTargets(catalog), (paths) => {
-		const listed = (p: string) => catalog.get(idOf(catalog, p)) !== undefined;
-		const added = !catalog.single && paths.some((p) => existsSync(p) !== listed(p));
-		if (added) catalog.rescan();
-		const ids = paths.filter(listed).map((p) => idOf(catalog, p));
-		if (ids.length > 0 || added) {
-			hub.broadcast({
-				generation: workspace.generation,
-				what: "sessions",
-				sessions: ids,
-				listChanged: added,
-			});
-		}
-	});
+	const sessions = new Watcher(
+		() => sessionTargets(catalog),
+		(paths) => {
+			const listed = (p: string) => catalog.get(idOf(catalog, p)) !== undefined;
+			const added = !catalog.single && paths.some((p) => existsSync(p) !== listed(p));
+			if (added) catalog.rescan();
+			const ids = paths.filter(listed).map((p) => idOf(catalog, p));
+			if (ids.length > 0 || added) {
+				hub.broadcast({
+					generation: workspace.generation,
+					what: "sessions",
+					sessions: ids,
+					listChanged: added,
+				});
+			}
+		},
+	);
 
 	await new Promise<void>((resolvePromise, reject) => {
 		server.once("error", (error: NodeJS.ErrnoException) => {
@@ -157,11 +160,7 @@ function sessionTargets(catalog: SessionCatalog) {
 		const entry = catalog.get(id);
 		if (entry !== undefined) folders.add(dirname(entry.file));
 	}
-	return [...folders].map((dir) => ({
-		dir,
-		recursive: false,
-		accept: (path: string) => path.endsWith(".jsonl"),
-	}));
+	return [...folders].map((dir) => ({ dir, accept: (name: string) => name.endsWith(".jsonl") }));
 }
 
 /** The catalogue id a changed path would have. */

@@ -109,6 +109,7 @@ async function render(): Promise<void> {
 	else drawFailure(view);
 	document.body.dataset.state = view.ok ? "ok" : `failed-${view.kind}`;
 	document.body.dataset.generation = String(view.generation);
+	document.body.dataset.session = state.session;
 	$("status").textContent = `live · updated ${new Date().toLocaleTimeString()}`;
 }
 
