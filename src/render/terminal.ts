@@ -7,6 +7,7 @@
  */
 
 /** C0 (but tab and newline), DEL, C1, and the bidirectional controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to escape
 const CONTROL =
 	/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
