@@ -7,20 +7,35 @@
  */
 
 /** C0 (but tab and newline), DEL, C1, and the bidirectional controls. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to escape
-const CONTROL =
-	/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+function isControl(code: number): boolean {
+	if (code < 0x20) return code !== 0x09 && code !== 0x0a;
+	if (code < 0x7f) return false;
+	if (code <= 0x9f) return true;
+	return (
+		code === 0x061c ||
+		code === 0x200e ||
+		code === 0x200f ||
+		(code >= 0x202a && code <= 0x202e) ||
+		(code >= 0x2066 && code <= 0x2069)
+	);
+}
 
 /** `text` with every control character but tab and newline shown as `\xNN` or `\uNNNN`. */
 export function escapeControl(text: string): string {
-	CONTROL.lastIndex = 0;
-	if (!CONTROL.test(text)) return text;
-	return text.replace(CONTROL, (c) => {
-		const code = c.charCodeAt(0);
-		return code <= 0xff
-			? `\\x${code.toString(16).padStart(2, "0")}`
-			: `\\u${code.toString(16).padStart(4, "0")}`;
-	});
+	let out = "";
+	let last = 0;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code >= 0x20 && code < 0x7f) continue;
+		if (!isControl(code)) continue;
+		out +=
+			text.slice(last, i) +
+			(code <= 0xff
+				? `\\x${code.toString(16).padStart(2, "0")}`
+				: `\\u${code.toString(16).padStart(4, "0")}`);
+		last = i + 1;
+	}
+	return last === 0 ? text : out + text.slice(last);
 }
 
 /** `text` on one line: line breaks and tabs escaped too (for headers, previews and names). */
