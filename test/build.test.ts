@@ -145,10 +145,10 @@ describe("build", () => {
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
 		expect(stderr).toContain("rendering drifted from");
-		expect(stderr).toContain("- source session id: session-123");
-		expect(stderr).toContain("+ source session id: session-999");
+		expect(stderr).toContain("\n-source session id: session-123");
+		expect(stderr).toContain("\n+source session id: session-999");
 		const updated = await build(dir, "--update");
-		expect(updated.stdout).toContain("+ source session id: session-999");
+		expect(updated.stdout).toContain("\n+source session id: session-999");
 		expect(readFileSync(join(dir, "snapshots/child.txt"), "utf8")).toContain("session-999");
 	});
 
@@ -158,7 +158,7 @@ describe("build", () => {
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
 		expect(stderr).toMatch(/README\.md:5: this example differs from the real rendering/);
-		expect(stderr).toContain("- node id: made-up");
+		expect(stderr).toContain("\n-node id: made-up");
 	});
 });
 
