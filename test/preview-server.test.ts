@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { ContextError } from "../src/errors.js";
+import { loadTokenizerSync } from "../src/measure/tokenizer.js";
 import type {
 	FailedView,
 	RenderedView,
@@ -20,11 +21,11 @@ import { type PreviewServer, startPreview } from "../src/preview/server.js";
 import { eventually, rawGet, scratch } from "./support/preview.js";
 
 let server: PreviewServer;
-let paths: { sessions: string; templates: string };
+let paths: { root: string; sessions: string; templates: string };
 
 beforeAll(async () => {
 	paths = scratch();
-	server = await startPreview({ ...paths, port: 0, cwd: paths.sessions });
+	server = await startPreview({ ...paths, port: 0, cwd: paths.root });
 });
 afterAll(() => server.close());
 
@@ -171,11 +172,17 @@ describe("rendering", () => {
 			"lineage",
 		]);
 		for (const s of rendered.systemPrompt.sections) {
-			expect(s.template.file).toBe(join(paths.templates, "v1", `${s.name}.hbs`));
+			expect(s.template.file).toBe(join("templates", "v1", `${s.name}.hbs`));
 			const lines = readFileSync(join(paths.templates, "v1", `${s.name}.hbs`), "utf8").split("\n");
 			expect(lines[(s.template.line as number) - 2]).toBe("---"); // the body starts after the front-matter
 			expect(s.text.startsWith(`<${s.name}>`) && s.text.endsWith(`</${s.name}>`)).toBe(true);
 		}
+		const tokenizer = loadTokenizerSync("o200k");
+		for (const s of rendered.systemPrompt.sections) expect(s.tokens).toBe(tokenizer.count(s.text));
+		expect(rendered.systemPrompt.tokens).toBe(
+			tokenizer.count(rendered.systemPrompt.sections.map((s) => s.text).join("\n")),
+		);
+		for (const m of rendered.messages) expect(m.tokens).toBe(tokenizer.count(m.text));
 		const summary = rendered.messages[0];
 		expect(summary?.kind).toBe("summary");
 		expect(summary?.framing?.name).toBe("collapse-context");
@@ -191,7 +198,7 @@ describe("rendering", () => {
 		const failed = v as FailedView;
 		expect(failed.ok).toBe(false);
 		expect(failed.kind).toBe("session");
-		expect(failed.diagnostics[0]?.file).toBe("broken.jsonl");
+		expect(failed.diagnostics[0]?.file).toBe(join("sessions", "broken.jsonl"));
 		expect(failed.diagnostics[0]?.line).toBe(1);
 		expect(failed.diagnostics[0]?.message).toContain("header");
 	});
@@ -248,7 +255,7 @@ describe("live", () => {
 		expect(broken.kind).toBe("templates");
 		const d = broken.diagnostics[0];
 		const line = good.split("\n").findIndex((l) => l.includes("{{#each toolGroups}}")) + 1;
-		expect(d?.file).toBe(file);
+		expect(d?.file).toBe(join("templates", "v1", "tools.hbs"));
 		expect(d?.line).toBe(line);
 		expect(d?.column).toBeGreaterThan(0);
 		expect(d?.message).toContain("toolGrups");
@@ -260,6 +267,21 @@ describe("live", () => {
 			"recovery",
 		);
 	});
+});
+
+it("follows a save of the categories.yaml beside the templates folder", async () => {
+	const file = join(paths.root, "categories.yaml");
+	const text = readFileSync(file, "utf8");
+	const name = "Files";
+	expect(text).toContain(`name: ${name}\n`);
+	writeFileSync(file, text.replace(`name: ${name}\n`, "name: Workspace files\n"));
+	const tools = await eventually(async () => {
+		const { view: v } = await view("2-collapse-child.jsonl");
+		const section = v.ok ? v.systemPrompt.sections.find((x) => x.name === "tools") : undefined;
+		return section?.text.includes("Workspace files") === true ? section : undefined;
+	}, "the renamed category");
+	expect(tools.text).not.toContain(`- ${name}:`);
+	writeFileSync(file, text);
 });
 
 describe("the command", () => {

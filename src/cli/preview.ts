@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { usageError } from "../errors.js";
+import { isTokenizerName, TOKENIZER_NAMES } from "../measure/tokenizer.js";
 import { startPreview } from "../preview/server.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { type Io, parseCommandArgs } from "./io.js";
@@ -19,6 +20,7 @@ current folder).
 Options:
   --templates DIR   the templates folder (default: the bundled templates/)
   --port N          the port (default 4770; 0 picks a free one)
+  --tokenizer T     o200k (default), cl100k or chars: how tokens are counted
   --open            open the page in a browser
   -h, --help        this help
 `;
@@ -28,6 +30,7 @@ const DEFAULT_PORT = 4770;
 const OPTIONS = {
 	templates: { type: "string" },
 	port: { type: "string" },
+	tokenizer: { type: "string" },
 	open: { type: "boolean" },
 	help: { type: "boolean", short: "h" },
 } as const;
@@ -43,7 +46,12 @@ export async function previewCommand(args: string[], io: Io): Promise<number> {
 	if (!Number.isInteger(port) || port < 0 || port > 65535 || values.port?.trim() === "") {
 		throw usageError("--port must be an integer from 0 to 65535", PREVIEW_USAGE);
 	}
+	const tokenizer = values.tokenizer ?? "o200k";
+	if (!isTokenizerName(tokenizer)) {
+		throw usageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(", ")}`, PREVIEW_USAGE);
+	}
 	const server = await startPreview({
+		tokenizer,
 		sessions: resolve(io.cwd, positionals[0] ?? "."),
 		templates:
 			values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates),

@@ -27,6 +27,7 @@ export const INDEX_HTML = `<!doctype html>
   </nav>
   <main>
     <p id="summary" class="summary"></p>
+    <div id="overview" class="overview" aria-label="Tokens by part"></div>
     <p id="place" class="place" hidden></p>
     <section id="failure" class="failure" hidden></section>
     <section id="prompt"></section>
@@ -57,9 +58,12 @@ body { margin: 0; }
 .status.live::before { content: "●"; color: var(--tools); margin-right: .35rem; }
 .status.down::before { content: "●"; color: var(--error); margin-right: .35rem; }
 .layout { display: grid; grid-template-columns: 17rem 1fr; min-height: calc(100vh - 3rem); }
-.sessions { border-right: 1px solid var(--line); padding: .75rem; background: var(--panel); }
+.sessions {
+  border-right: 1px solid var(--line); padding: .75rem; background: var(--panel);
+  position: sticky; top: 2.9rem; align-self: start; height: calc(100vh - 2.9rem); overflow-y: auto;
+}
 .sessions input { width: 100%; padding: .35rem .5rem; border: 1px solid var(--line); border-radius: 4px; }
-.sessions ul { list-style: none; margin: 0; padding: 0; max-height: calc(100vh - 10rem); overflow-y: auto; }
+.sessions ul { list-style: none; margin: 0; padding: 0; }
 .sessions li button {
   width: 100%; text-align: left; background: none; border: 0; padding: .25rem .4rem;
   border-radius: 4px; cursor: pointer; font: 12px ui-monospace, monospace; overflow-wrap: anywhere;
@@ -93,10 +97,23 @@ h2 .size { font-weight: 400; color: var(--muted); font-size: .85rem; margin-left
 .kind-toolResult { border-left-color: #888; }
 .bar { display: inline-block; width: 10rem; height: .55rem; background: #eceef3; border-radius: 3px; overflow: hidden; }
 .bar > span { display: block; height: 100%; background: var(--bar); }
+.bar.over > span { background: var(--error); }
+.parts { list-style: none; margin: 0; padding: .2rem .6rem; border-bottom: 1px solid var(--line); font-size: .8rem; }
+.parts li { display: flex; gap: .75rem; align-items: center; }
+.parts li.depth-2 { padding-left: 1rem; }
+.parts .template { font: 12px ui-monospace, monospace; color: var(--muted); }
+.parts .size { margin-left: auto; color: var(--muted); }
+.overview { display: flex; height: .9rem; margin: .6rem 0; border-radius: 3px; overflow: hidden; background: #eceef3; }
+.overview > a { display: block; height: 100%; border-right: 1px solid #fff; background: #8a8f99; }
+.overview > a.seg-harness { background: var(--harness); }
+.overview > a.seg-tools { background: var(--tools); }
+.overview > a.seg-environment { background: var(--environment); }
+.overview > a.seg-lineage { background: var(--lineage); }
+.overview > a.seg-framed { background: var(--frame); }
 pre { margin: 0; padding: .5rem .7rem; white-space: pre-wrap; overflow-wrap: anywhere; font: 12.5px/1.45 ui-monospace, "SFMono-Regular", Menlo, monospace; }
 .more-lines { margin: 0 .7rem .5rem; font-size: .8rem; }
 .failure { border: 1px solid var(--error); border-left: 4px solid var(--error); border-radius: 4px; background: #fff5f4; padding: .5rem 1rem 1rem; }
-.failure h2 { color: var(--error); }
+.failure h2 { color: var(--error); margin-top: .5rem; }
 .diagnostic { margin: .6rem 0; }
 .diagnostic .where { font: 12.5px ui-monospace, monospace; font-weight: 600; }
 .diagnostic .code { font-size: .8rem; color: var(--muted); margin-left: .5rem; }

@@ -19,10 +19,19 @@ export interface DiagnosticView extends PlaceView {
 	frame?: string;
 }
 
-/** Characters and, when a tokenizer measured it, tokens. */
+/** Characters and tokens (as the page's tokenizer counts them). */
 export interface Size {
 	chars: number;
-	tokens?: number;
+	tokens: number;
+	/** The token budget its template declares, if any. */
+	budget?: number;
+}
+
+/** A partial's output inside a section. */
+export interface PartView extends Size, PlaceView {
+	name: string;
+	/** 1 for a partial the section template calls, 2 for one that partial calls… */
+	depth: number;
 }
 
 export interface SectionView extends Size {
@@ -33,6 +42,8 @@ export interface SectionView extends Size {
 	template: PlaceView;
 	/** The skeleton line that opens the section. */
 	skeleton?: PlaceView;
+	/** The partials it is made of, when its template calls any. */
+	parts: PartView[];
 }
 
 export interface MessageView extends Size {
@@ -52,6 +63,8 @@ export interface MessageView extends Size {
 	/** The text as the model gets it (tool calls as name and JSON arguments). */
 	text: string;
 	images: number;
+	/** Estimated tokens of its images (not in `tokens`). */
+	imageTokens: number;
 }
 
 export interface TokenizerView {
@@ -66,10 +79,20 @@ export interface RenderedView {
 	generation: number;
 	session: { id: string; sessionId: string; leafId: string | null; entryCount: number };
 	set: { version: string; fingerprint: string; pinned: string | null };
-	tokenizer?: TokenizerView;
+	tokenizer: TokenizerView;
 	systemPrompt: Size & { sections: SectionView[] };
 	messages: MessageView[];
 	total: Size;
+	/** What appending entries cannot change: the system prompt and every message but the last. */
+	cacheStable: { tokens: number; messages: number };
+	/** The last assistant message's recorded usage: the provider's own count. */
+	recordedUsage: {
+		input?: number;
+		output?: number;
+		cacheRead?: number;
+		cacheWrite?: number;
+		total?: number;
+	} | null;
 	diagnostics: DiagnosticView[];
 }
 

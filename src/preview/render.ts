@@ -1,27 +1,18 @@
 /**
- * One session rendered for the page: the system prompt cut into its
- * sections, each labelled with the template that fills it, and the messages
- * as the model gets them, framed ones labelled with their framing template.
- * A failure becomes a located error view, never an exception.
+ * One session rendered for the page, measured as `inspect` measures it: the
+ * system prompt cut into its sections, each labelled with the template that
+ * fills it (and its parts), and the messages as the model gets them, framed
+ * ones labelled with their framing template. A failure becomes a located
+ * error view, never an exception.
  */
 import { ContextError } from "../errors.js";
+import { contentOf } from "../measure/content.js";
+import { type MeasuredSession, measureLoaded } from "../measure/session.js";
 import { convertMessage } from "../render/convert.js";
-import type { ContextBundle } from "../service.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
-import type { TemplateSet } from "../templates/compile.js";
-import { SECTIONS } from "../view/schema.js";
 import type { FailedView, MessageView, SectionView, ViewPayload } from "./protocol.js";
 import type { SessionCatalog } from "./sessions.js";
 import type { Workspace } from "./workspace.js";
-
-/** The framing template of each stored role that is not passed through as it is. */
-const FRAMINGS: Record<string, { template: string; kind: string }> = {
-	collapse_context: { template: "collapse-context", kind: "summary" },
-	compactionSummary: { template: "compaction-summary", kind: "summary" },
-	branchSummary: { template: "branch-summary", kind: "summary" },
-	custom: { template: "custom-message", kind: "custom" },
-	bashExecution: { template: "bash-execution", kind: "custom" },
-};
 
 /** Renders session `sessionId` with set `setId` (`""`: the one the session pins). */
 export function renderView(
@@ -37,12 +28,14 @@ export function renderView(
 			{ severity: "error", code: "io", message: "no session with this id", file: "" },
 		]);
 	}
-	const service = workspace.current;
-	let bundle: ContextBundle;
-	let set: TemplateSet;
+	let measured: MeasuredSession;
 	try {
-		bundle = service.loadSync(entry.file, setId === "" ? {} : { templateVersion: setId });
-		set = service.templateSet(bundle.meta.templateVersion);
+		measured = measureLoaded(
+			workspace.current,
+			entry.file,
+			workspace.tokenizer,
+			setId === "" ? {} : { templateVersion: setId },
+		);
 	} catch (error) {
 		if (!(error instanceof ContextError)) throw error;
 		const templates = workspace.isTemplateError(error);
@@ -53,22 +46,48 @@ export function renderView(
 			workspace.diagnosticsOf(error),
 		);
 	}
+	const { bundle, set, size } = measured;
 	const version = bundle.meta.templateVersion;
-	const sections = cutSections(bundle.systemPrompt).map(
+	const prompt = bundle.systemPrompt;
+	const sections = size.systemPrompt.sections.map(
 		(s): SectionView => ({
-			...s,
-			chars: s.text.length,
-			template: workspace.templatePlace(version, s.name),
+			name: s.name,
+			text: prompt.slice(s.start, s.end),
+			chars: s.chars,
+			tokens: s.tokens,
+			...optional("budget", s.budget),
+			template: workspace.templatePlace(version, s.template),
 			...optional("skeleton", workspace.skeletonPlace(version, `<${s.name}>`)),
+			parts: (s.parts ?? []).map((p) => ({
+				...workspace.templatePlace(version, p.template),
+				name: p.template,
+				depth: p.depth,
+				chars: p.chars,
+				tokens: p.tokens,
+			})),
 		}),
 	);
-	const messages: MessageView[] = [];
-	bundle.messages.forEach((message, index) => {
-		const llm = convertMessage(message, set);
-		if (llm === undefined) return;
-		messages.push(messageView(workspace, version, message, llm, index, bundle.entryIds[index]));
+	const messages = size.messages.map((m): MessageView => {
+		const message = bundle.messages[m.index] as ContextMessage;
+		const llm = convertMessage(message, set) as LlmMessage;
+		return {
+			index: m.index,
+			role: m.role,
+			kind: m.kind,
+			storedRole: m.source,
+			entryId: m.entryId,
+			...optional("label", labelOf(message)),
+			...(m.template === undefined
+				? {}
+				: { framing: { name: m.template, ...workspace.templatePlace(version, m.template) } }),
+			text: contentOf(llm.content).text,
+			chars: m.chars,
+			tokens: m.tokens,
+			...optional("budget", m.budget),
+			images: m.images,
+			imageTokens: m.imageTokens,
+		};
 	});
-	const promptChars = bundle.systemPrompt.length;
 	return {
 		ok: true,
 		generation,
@@ -83,91 +102,26 @@ export function renderView(
 			fingerprint: bundle.meta.templateFingerprint,
 			pinned: setId === "" ? version : null,
 		},
-		systemPrompt: { chars: promptChars, sections },
+		tokenizer: { name: size.tokenizer.name, label: size.tokenizer.label },
+		systemPrompt: {
+			chars: size.systemPrompt.chars,
+			tokens: size.systemPrompt.tokens,
+			...optional("budget", size.systemPrompt.budget),
+			sections,
+		},
 		messages,
-		total: { chars: promptChars + messages.reduce((n, m) => n + m.chars, 0) },
+		total: size.total,
+		cacheStable: size.cacheStable,
+		recordedUsage: size.recordedUsage,
 		diagnostics: bundle.meta.diagnostics.map((d) => workspace.view(d)),
 	};
 }
 
-function messageView(
-	workspace: Workspace,
-	version: string,
-	message: ContextMessage,
-	llm: LlmMessage,
-	index: number,
-	entryId: string | undefined,
-): MessageView {
-	const stored = message.role;
-	const framing = FRAMINGS[stored];
-	const text = llmText(llm);
-	const label =
-		stored === "toolResult" && "toolName" in message
-			? message.toolName
-			: stored === "custom" && "customType" in message
-				? message.customType
-				: undefined;
-	return {
-		index,
-		role: llm.role,
-		kind: framing?.kind ?? stored,
-		storedRole: stored,
-		entryId: entryId ?? "",
-		...optional("label", label),
-		...(framing === undefined
-			? {}
-			: {
-					framing: {
-						name: framing.template,
-						...workspace.templatePlace(version, framing.template),
-					},
-				}),
-		text,
-		chars: text.length,
-		images: countImages(llm.content),
-	};
-}
-
-/** The sections of a rendered prompt: each from its opening tag to its closing tag. */
-export function cutSections(prompt: string): { name: string; text: string }[] {
-	const out: { name: string; text: string }[] = [];
-	for (const name of SECTIONS) {
-		const start = prompt.indexOf(`<${name}>`);
-		const close = `</${name}>`;
-		const end = prompt.indexOf(close, start);
-		if (start < 0 || end < 0) continue;
-		out.push({ name, text: prompt.slice(start, end + close.length) });
-	}
-	return out;
-}
-
-type Block = { type?: unknown; [key: string]: unknown };
-
-/** A provider-ready message's text: text and thinking, tool calls as name and JSON arguments. */
-function llmText(message: LlmMessage): string {
-	const { content } = message;
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return (content as Block[])
-		.map((block) => {
-			switch (block.type) {
-				case "text":
-					return String(block.text ?? "");
-				case "thinking":
-					return `[thinking]\n${String(block.thinking ?? "")}`;
-				case "toolCall":
-					return `[tool call] ${String(block.name)} ${JSON.stringify(block.arguments ?? {})}`;
-				case "image":
-					return `[image ${String(block.mimeType ?? "")}]`;
-				default:
-					return `[${String(block.type)}]`;
-			}
-		})
-		.join("\n");
-}
-
-function countImages(content: unknown): number {
-	return Array.isArray(content) ? (content as Block[]).filter((b) => b.type === "image").length : 0;
+/** The tool of a tool result, the type of a custom message. */
+function labelOf(message: ContextMessage): string | undefined {
+	if (message.role === "toolResult" && "toolName" in message) return message.toolName;
+	if (message.role === "custom" && "customType" in message) return message.customType;
+	return undefined;
 }
 
 function failed(

@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContextError } from "../errors.js";
+import { loadTokenizerSync, type TokenizerName } from "../measure/tokenizer.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
 import { EventHub } from "./events.js";
 import { type Reply, route, text } from "./routes.js";
@@ -31,6 +32,8 @@ export interface PreviewOptions {
 	port: number;
 	/** Paths shown on the page are relative to it. */
 	cwd: string;
+	/** How tokens are counted (default o200k). */
+	tokenizer?: TokenizerName;
 }
 
 export interface PreviewServer {
@@ -44,7 +47,8 @@ export interface PreviewServer {
 /** Starts the preview; rejects with a located error when the port is taken. */
 export async function startPreview(options: PreviewOptions): Promise<PreviewServer> {
 	const catalog = new SessionCatalog(options.sessions);
-	const workspace = new Workspace(options.templates, options.cwd);
+	const tokenizer = loadTokenizerSync(options.tokenizer ?? "o200k");
+	const workspace = new Workspace(options.templates, options.cwd, tokenizer);
 	const hub = new EventHub();
 	const context = { catalog, workspace, script: readClientScript() };
 	let port = options.port;

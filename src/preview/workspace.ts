@@ -8,18 +8,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { withFrame } from "../check/run.js";
 import type { ContextError, Diagnostic } from "../errors.js";
+import { ViewRecordingRegistry } from "../measure/session.js";
+import type { Tokenizer } from "../measure/tokenizer.js";
 import { ContextService } from "../service.js";
 import { fingerprintOf, type TemplateSetSource } from "../templates/compile.js";
 import { parseTemplateFile } from "../templates/front-matter.js";
 import { readTemplateSets } from "../templates/load.js";
-import { TemplateRegistry } from "../templates/registry.js";
 import type { DiagnosticView, PlaceView, SetChoice } from "./protocol.js";
 
 export class Workspace {
 	/** Bumped on every change of the templates. */
 	generation = 0;
 	readonly templates: string;
-	private registry!: TemplateRegistry;
+	private registry!: ViewRecordingRegistry;
 	private service!: ContextService;
 	private sources: Map<string, TemplateSetSource> | undefined;
 
@@ -27,6 +28,7 @@ export class Workspace {
 	constructor(
 		templates: string,
 		readonly cwd: string,
+		readonly tokenizer: Tokenizer,
 	) {
 		this.templates = resolve(templates);
 		this.refresh();
@@ -35,14 +37,14 @@ export class Workspace {
 	/** Forgets everything compiled: the next rendering reads the sources again. */
 	refresh(): void {
 		this.generation++;
-		this.registry = new TemplateRegistry(this.templates, { precompiled: false });
+		this.registry = new ViewRecordingRegistry(this.templates, { precompiled: false });
 		this.service = new ContextService({ registry: this.registry });
 		this.sources = undefined;
 	}
 
-	/** The service of this generation. */
-	get current(): ContextService {
-		return this.service;
+	/** The service of this generation, and its registry (which records each rendering's view). */
+	get current(): { service: ContextService; registry: ViewRecordingRegistry } {
+		return { service: this.service, registry: this.registry };
 	}
 
 	/** The sets as read now (throws the located error of an unreadable folder). */

@@ -4,13 +4,13 @@
  * printed, not asserted), a broken template shown located and recovered
  * from, a session that fails to load, a foreign Host refused, and a folder
  * of 10,000 sessions listed a page at a time. Screenshots go to
- * `dist/screenshots/`; `UPDATE_SCREENSHOT=1` also rewrites `docs/preview.png`.
+ * `test/browser/out/`; `UPDATE_SCREENSHOT=1` also rewrites `docs/preview.png`.
  */
 import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cutSections } from "../../src/preview/render.js";
+import { sectionSpans } from "../../src/measure/measure.js";
 import { loadContext } from "../../src/service.js";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { scratch } from "../support/preview.js";
@@ -24,7 +24,7 @@ import {
 	startPreviewCli,
 } from "./support.js";
 
-const SHOTS = join(ROOT, "dist/screenshots");
+const SHOTS = join(ROOT, "test/browser/out");
 const COLLAPSE_CHILD = "2-collapse-child.jsonl";
 
 describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_000 }, () => {
@@ -39,7 +39,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 		mkdirSync(SHOTS, { recursive: true });
 		[browser, preview] = await Promise.all([
 			launch(),
-			startPreviewCli([paths.sessions, "--templates", paths.templates], paths.sessions),
+			startPreviewCli(["sessions", "--templates", "templates"], paths.root),
 		]);
 		page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
 	}, 60_000);
@@ -61,13 +61,18 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 			els.map((e) => (e as HTMLElement).dataset.section),
 		);
 		expect(names).toEqual(["harness", "tools", "environment", "lineage"]);
+		const tokens = await page.$$eval("article.section .size", (els) =>
+			els.map((e) => e.textContent),
+		);
+		for (const size of tokens) expect(size).toMatch(/^[\d,]+ tokens/);
 		const bundle = await loadContext(join(paths.sessions, COLLAPSE_CHILD), {
 			templates: paths.templates,
 		});
-		for (const { name, text } of cutSections(bundle.systemPrompt)) {
+		for (const { name, start, end } of sectionSpans(bundle.systemPrompt)) {
+			const text = bundle.systemPrompt.slice(start, end);
 			expect(await sectionText(name)).toBe(text);
 			const label = await page.textContent(`article[data-section='${name}'] .template`);
-			expect(label).toMatch(new RegExp(`v1/${name}\\.hbs:\\d+$`));
+			expect(label).toMatch(new RegExp(`^templates/v1/${name}\\.hbs:\\d+$`));
 		}
 		await page.click("article[data-section='tools'] header");
 		expect(await page.textContent("#place")).toContain("tools.hbs");
@@ -80,11 +85,12 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 			new RegExp(`^${escapeRegExp(marker ?? "?")}`),
 		);
 		expect(await framed.locator(".template").textContent()).toContain("collapse-context.hbs");
+		await page.evaluate(() => window.scrollTo(0, 0));
 		await page.screenshot({ path: join(SHOTS, "preview.png") });
 		if (process.env.UPDATE_SCREENSHOT === "1") {
 			await page.screenshot({
 				path: join(ROOT, "docs/preview.png"),
-				clip: { x: 0, y: 0, width: 1100, height: 620 },
+				clip: { x: 0, y: 0, width: 1100, height: 540 },
 			});
 		}
 		console.log(`screenshot: ${join(SHOTS, "preview.png")}`);
@@ -146,7 +152,9 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 		});
 		await page.click("#session-list button[data-id='headless.jsonl']");
 		await page.waitForSelector("body[data-state='failed-session']");
-		expect(await page.textContent(".failure .diagnostic .where")).toBe("error: headless.jsonl:1");
+		expect(await page.textContent(".failure .diagnostic .where")).toBe(
+			`error: ${join("sessions", "headless.jsonl")}:1`,
+		);
 		expect(await page.textContent(".failure")).toContain("header");
 	});
 
@@ -173,7 +181,7 @@ describe.skipIf(!HAVE_CHROMIUM)("a folder of 10,000 sessions", { timeout: 90_000
 		const log = join(sessions, COLLAPSE_CHILD);
 		for (let i = 0; i < COUNT; i++)
 			copyFileSync(log, join(folder, `s-${String(i).padStart(5, "0")}.jsonl`));
-		[browser, preview] = await Promise.all([launch(), startPreviewCli([folder], sessions)]);
+		[browser, preview] = await Promise.all([launch(), startPreviewCli([folder], folder)]);
 	}, 90_000);
 	afterAll(async () => {
 		await browser?.close();

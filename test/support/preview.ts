@@ -3,15 +3,22 @@ import { cpSync, mkdtempSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { templateSet } from "./template-sets.js";
+import { ROOT, V1 } from "./template-sets.js";
 
 export const EXAMPLES = join(import.meta.dirname, "../fixtures/examples");
 
-/** A scratch copy of the example sessions and of the bundled templates (set `v1`). */
-export function scratch(): { sessions: string; templates: string } {
-	const sessions = mkdtempSync(join(tmpdir(), "theway-preview-sessions-"));
+/**
+ * A scratch folder laid out as the package is: `sessions/` (the examples),
+ * `templates/v1/` (the bundled set) and `categories.yaml` beside it.
+ */
+export function scratch(): { root: string; sessions: string; templates: string } {
+	const root = mkdtempSync(join(tmpdir(), "theway-preview-"));
+	const sessions = join(root, "sessions");
+	const templates = join(root, "templates");
 	cpSync(EXAMPLES, sessions, { recursive: true });
-	return { sessions, templates: templateSet() };
+	cpSync(join(V1), join(templates, "v1"), { recursive: true });
+	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
+	return { root, sessions, templates };
 }
 
 export interface RawReply {

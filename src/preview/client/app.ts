@@ -72,7 +72,7 @@ async function listSessions(reset: boolean): Promise<void> {
 	state.listed += page.items.length;
 	$("count").textContent =
 		page.matched === page.total
-			? `${page.total} session${page.total === 1 ? "" : "s"} in ${page.source}`
+			? `${page.total} session${page.total === 1 ? "" : "s"} in ${page.source}${page.source.endsWith(".jsonl") ? "" : "/"}`
 			: `${page.matched} of ${page.total} sessions match`;
 	$("more").hidden = state.listed >= page.matched;
 	if (state.session === "" && page.items[0] !== undefined) choose(page.items[0].id);
@@ -118,15 +118,20 @@ function where(place: PlaceView): string {
 }
 
 function sizeText(size: Size): string {
-	const tokens = size.tokens === undefined ? "" : `${size.tokens.toLocaleString()} tokens · `;
-	return `${tokens}${size.chars.toLocaleString()} chars`;
+	const budget = size.budget === undefined ? "" : ` of ${size.budget.toLocaleString()} budgeted`;
+	return `${size.tokens.toLocaleString()} tokens${budget} · ${size.chars.toLocaleString()} chars`;
 }
 
+/** A bar as long as `size`'s tokens, the largest part of the context filling it. */
 function bar(size: Size, largest: number): HTMLElement {
 	const fill = el("span");
-	const amount = size.tokens ?? size.chars;
-	fill.style.width = `${largest === 0 ? 0 : Math.max(0.5, (100 * amount) / largest)}%`;
-	return el("span", { class: "bar", role: "img", "aria-label": sizeText(size) }, fill);
+	fill.style.width = `${largest === 0 ? 0 : Math.max(0.5, (100 * size.tokens) / largest)}%`;
+	const over = size.budget !== undefined && size.tokens > size.budget;
+	return el(
+		"span",
+		{ class: over ? "bar over" : "bar", role: "img", "aria-label": sizeText(size) },
+		fill,
+	);
 }
 
 function showPlace(text: string): void {
@@ -137,7 +142,13 @@ function showPlace(text: string): void {
 
 function drawView(view: RenderedView): void {
 	$("failure").hidden = true;
-	const { session, set, tokenizer, total } = view;
+	const { session, set, tokenizer, total, cacheStable, recordedUsage } = view;
+	const usage =
+		recordedUsage === null
+			? ""
+			: ` · recorded usage: ${Object.entries(recordedUsage)
+					.map(([k, v]) => `${k} ${v?.toLocaleString()}`)
+					.join(", ")}`;
 	$("summary").replaceChildren(
 		"session ",
 		el("b", {}, session.sessionId),
@@ -145,10 +156,13 @@ function drawView(view: RenderedView): void {
 		el("b", {}, set.version),
 		` (${set.fingerprint.slice(0, 12)}) · total `,
 		el("b", {}, sizeText(total)),
-		tokenizer === undefined ? "" : ` · ${tokenizer.label}`,
+		` · cache-stable prefix ${cacheStable.tokens.toLocaleString()} tokens (system prompt + ${cacheStable.messages} messages)${usage}`,
+		el("br"),
+		el("span", { class: "muted" }, `tokens: ${tokenizer.label}`),
 	);
 	const parts = [...view.systemPrompt.sections, ...view.messages];
-	const largest = Math.max(0, ...parts.map((p) => p.tokens ?? p.chars));
+	const largest = Math.max(0, ...parts.map((p) => p.tokens));
+	drawOverview(view);
 	const sections = view.systemPrompt.sections.map((s) => {
 		const label = `${s.name}: ${where(s.template)}${s.skeleton === undefined ? "" : ` (opened at ${where(s.skeleton)})`}`;
 		const header = el(
@@ -160,10 +174,27 @@ function drawView(view: RenderedView): void {
 			el("span", { class: "size" }, sizeText(s)),
 		);
 		header.addEventListener("click", () => showPlace(label));
+		const partList =
+			s.parts.length === 0
+				? undefined
+				: el(
+						"ul",
+						{ class: "parts" },
+						...s.parts.map((p) =>
+							el(
+								"li",
+								{ class: `depth-${p.depth}` },
+								el("span", { class: "template" }, where(p)),
+								bar(p, largest),
+								el("span", { class: "size" }, sizeText(p)),
+							),
+						),
+					);
 		return el(
 			"article",
-			{ class: `block section section-${s.name}`, "data-section": s.name },
+			{ class: `block section section-${s.name}`, "data-section": s.name, id: `section-${s.name}` },
 			header,
+			partList,
 			el("pre", {}, s.text),
 		);
 	});
@@ -192,14 +223,45 @@ function drawMessage(m: MessageView, largest: number): HTMLElement {
 			? undefined
 			: el("button", { type: "button", class: "template" }, framing),
 		bar(m, largest),
-		el("span", { class: "size" }, `${sizeText(m)}${m.images > 0 ? ` · ${m.images} image(s)` : ""}`),
+		el(
+			"span",
+			{ class: "size" },
+			`${sizeText(m)}${m.images > 0 ? ` · ${m.images} image(s), about ${m.imageTokens} tokens` : ""}`,
+		),
 	);
 	if (m.framing !== undefined) {
 		const label = `message #${m.index} (${m.storedRole}) framed by ${m.framing.name}: ${where(m.framing)}`;
 		header.addEventListener("click", () => showPlace(label));
 	}
 	const classes = `block message kind-${m.kind}${m.framing === undefined ? "" : " framed"}`;
-	return el("article", { class: classes, "data-kind": m.kind }, header, ...cutText(m.text));
+	const attrs = { class: classes, "data-kind": m.kind, id: `message-${m.index}` };
+	return el("article", attrs, header, ...cutText(m.text));
+}
+
+/** One bar for the whole context: a segment per section and message, as long as its tokens. */
+function drawOverview(view: RenderedView): void {
+	const segment = (target: string, tokens: number, title: string, kind: string) => {
+		const a = el("a", { href: `#${target}`, title, class: `seg-${kind}` });
+		a.style.flexGrow = String(tokens);
+		a.addEventListener("click", (event) => {
+			event.preventDefault(); // the hash holds the session and set
+			document.getElementById(target)?.scrollIntoView({ block: "start" });
+		});
+		return a;
+	};
+	$("overview").replaceChildren(
+		...view.systemPrompt.sections.map((s) =>
+			segment(`section-${s.name}`, s.tokens, `${s.name}: ${sizeText(s)}`, s.name),
+		),
+		...view.messages.map((m) =>
+			segment(
+				`message-${m.index}`,
+				m.tokens,
+				`#${m.index} ${m.kind}: ${sizeText(m)}`,
+				m.framing === undefined ? "message" : "framed",
+			),
+		),
+	);
 }
 
 /** The text in a `pre`, cut after {@link SHOWN_LINES} lines with a button for the rest. */
@@ -235,7 +297,8 @@ function drawFailure(view: FailedView): void {
 	failure.replaceChildren(el("h2", {}, view.title), ...view.diagnostics.map(drawDiagnostic));
 	failure.hidden = false;
 	failure.dataset.kind = view.kind;
-	for (const id of ["summary", "prompt", "messages", "warnings"]) $(id).replaceChildren();
+	for (const id of ["summary", "overview", "prompt", "messages", "warnings"])
+		$(id).replaceChildren();
 	$("place").hidden = true;
 }
 
