@@ -3,7 +3,7 @@
  * network but the server's own, and nothing but the package.
  */
 
-export const INDEX_HTML = `<!doctype html>
+export const INDEX_HTML: string = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -39,7 +39,7 @@ export const INDEX_HTML = `<!doctype html>
 </html>
 `;
 
-export const STYLE_CSS = `:root {
+export const STYLE_CSS: string = `:root {
   --bg: #fbfbfa; --fg: #1d1d1f; --muted: #6b6b70; --line: #dedee3;
   --harness: #2f6fdb; --tools: #1f9d6b; --environment: #c2780a; --lineage: #9b4dca;
   --frame: #b4532a; --bar: #5b7fd6; --error: #b3261e; --panel: #ffffff;

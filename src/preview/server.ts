@@ -141,6 +141,7 @@ function send(response: ServerResponse, { status, type, body }: Exclude<Reply, "
 		"content-security-policy":
 			"default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
 		"referrer-policy": "no-referrer",
+		"cross-origin-resource-policy": "same-origin",
 	});
 	response.end(response.req.method === "HEAD" ? undefined : body);
 }

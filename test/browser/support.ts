@@ -17,6 +17,9 @@ export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 /** A name the browser resolves to 127.0.0.1, as a DNS rebinding attack would. */
 export const REBOUND_HOST = "rebind.test";
 
+if (!HAVE_CHROMIUM && process.env.REQUIRE_BROWSER === "1") {
+	throw new Error(`REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM}`);
+}
 if (!HAVE_CHROMIUM) {
 	console.warn(
 		`\n${"!".repeat(78)}\n!! SKIPPING the browser tests: no Chromium at ${CHROMIUM}.\n!! Install it with \`sudo apt-get install -y chromium\` (Debian/Ubuntu; .ci/run does),\n!! or point CHROMIUM_PATH at a Chromium binary.\n${"!".repeat(78)}\n`,
