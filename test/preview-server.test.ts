@@ -3,8 +3,8 @@
  * reach files, unknown session ids, the event stream, template errors and
  * the working copy, session errors, paging, and a port already in use.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { get } from "node:http";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { get, type IncomingMessage } from "node:http";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -208,7 +208,7 @@ describe("live", () => {
 	it("streams a hello, then a change event when a template is saved", async () => {
 		const events: string[] = [];
 		const request = get({ host: "127.0.0.1", port: server.port, path: "/events" });
-		const response = await new Promise<import("node:http").IncomingMessage>((resolve) =>
+		const response = await new Promise<IncomingMessage>((resolve) =>
 			request.on("response", resolve),
 		);
 		expect(response.statusCode).toBe(200);
@@ -267,6 +267,40 @@ describe("live", () => {
 			"recovery",
 		);
 	});
+});
+
+it("reports an append to a session, and renders what was appended", async () => {
+	const events: string[] = [];
+	const request = get({ host: "127.0.0.1", port: server.port, path: "/events" });
+	const response = await new Promise<IncomingMessage>((resolve) => request.on("response", resolve));
+	response.setEncoding("utf8");
+	response.on("data", (chunk: string) => events.push(chunk));
+	await eventually(
+		async () => (events.join("").includes("event: hello") ? true : undefined),
+		"hello",
+	);
+	const id = "1-normal.jsonl";
+	const before = (await view(id)).view as RenderedView;
+	const last = before.messages.at(-1)?.entryId as string;
+	const text = `appended ${Date.now()}`;
+	const line = {
+		type: "message",
+		id: "appended-1",
+		parentId: last,
+		timestamp: "2026-01-02T00:00:00.000Z",
+		message: { role: "user", content: text, timestamp: 2 },
+	};
+	appendFileSync(join(paths.sessions, id), `${JSON.stringify(line)}\n`);
+	await eventually(
+		async () =>
+			events.join("").includes(`"what":"sessions","sessions":["${id}"]`) ? true : undefined,
+		"a sessions event",
+	);
+	const after = (await view(id)).view as RenderedView;
+	expect(after.messages.length).toBe(before.messages.length + 1);
+	expect(after.messages.at(-1)?.text).toBe(text);
+	expect(after.messages.at(-1)?.entryId).toBe("appended-1");
+	request.destroy();
 });
 
 it("follows a save of the categories.yaml beside the templates folder", async () => {

@@ -35,6 +35,9 @@ function el(tag: string, attrs: Record<string, string> = {}, ...children: Child[
 
 async function getJson<T>(path: string): Promise<T> {
 	const response = await fetch(path, { cache: "no-store" });
+	if (!(response.headers.get("content-type") ?? "").startsWith("application/json")) {
+		throw new Error(`${response.status} ${(await response.text()).trim()}`);
+	}
 	return (await response.json()) as T;
 }
 
@@ -103,7 +106,18 @@ async function render(): Promise<void> {
 	if (state.session === "") return;
 	const request = ++state.request;
 	const params = new URLSearchParams({ session: state.session, set: state.set });
-	const view = await getJson<ViewPayload>(`/api/view?${params}`);
+	let view: ViewPayload;
+	try {
+		view = await getJson<ViewPayload>(`/api/view?${params}`);
+	} catch (error) {
+		view = {
+			ok: false,
+			generation: Number(document.body.dataset.generation ?? 0),
+			kind: "request",
+			title: "The server could not answer",
+			diagnostics: [{ severity: "error", code: "internal", message: String(error), file: "" }],
+		};
+	}
 	if (request !== state.request) return; // a later request is on its way
 	if (view.ok) drawView(view);
 	else drawFailure(view);
@@ -329,6 +343,12 @@ function listen(): void {
 	events.addEventListener("error", () => {
 		status.className = "status down";
 		status.textContent = "disconnected, retrying…";
+	});
+	events.addEventListener("hello", (event) => {
+		// After a reconnect (the server restarted, or missed changes), render again.
+		const { generation } = JSON.parse((event as MessageEvent<string>).data) as ChangeEvent;
+		const shown = document.body.dataset.generation;
+		if (shown !== undefined && shown !== String(generation)) void listSets().then(render);
 	});
 	events.addEventListener("change", (event) => {
 		const change = JSON.parse((event as MessageEvent<string>).data) as ChangeEvent;
