@@ -12,27 +12,26 @@ import type { Workspace } from "./workspace.js";
 /** The most sessions listed in one answer. */
 const MAX_PAGE = 500;
 
+/** The page's script modules (`app.js` imports the others). */
+export const CLIENT_MODULES = ["app.js", "draw.js", "dom.js"] as const;
+
 export type Reply = { status: number; type: string; body: string } | "events";
 
 export interface RouteContext {
 	catalog: SessionCatalog;
 	workspace: Workspace;
-	/** The page script, when it was built. */
-	script: string | undefined;
+	/** The page's script modules by path (`/app.js`…), as built. */
+	scripts: ReadonlyMap<string, string>;
 }
 
 /** The answer to a GET of `url`. */
-export function route(url: URL, { catalog, workspace, script }: RouteContext): Reply {
+export function route(url: URL, { catalog, workspace, scripts }: RouteContext): Reply {
 	const query = (name: string) => url.searchParams.get(name) ?? "";
 	switch (url.pathname) {
 		case "/":
 			return ok("text/html", INDEX_HTML);
 		case "/style.css":
 			return ok("text/css", STYLE_CSS);
-		case "/app.js":
-			return script === undefined
-				? text(404, "the page script is not built (npm run build)\n")
-				: ok("text/javascript", script);
 		case "/favicon.ico":
 			return { status: 204, type: "text/plain", body: "" };
 		case "/events":
@@ -54,8 +53,13 @@ export function route(url: URL, { catalog, workspace, script }: RouteContext): R
 			const view = renderView(workspace, catalog, query("session"), query("set"));
 			return json(!view.ok && view.kind === "request" ? 404 : 200, view);
 		}
-		default:
-			return text(404, "not found\n");
+		default: {
+			const script = scripts.get(url.pathname);
+			if (script !== undefined) return ok("text/javascript", script);
+			return url.pathname === "/app.js"
+				? text(404, "the page script is not built (npm run build)\n")
+				: text(404, "not found\n");
+		}
 	}
 }
 

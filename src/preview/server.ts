@@ -14,7 +14,7 @@ import { ContextError } from "../errors.js";
 import { loadTokenizerSync, type TokenizerName } from "../measure/tokenizer.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
 import { EventHub } from "./events.js";
-import { type Reply, route, text } from "./routes.js";
+import { CLIENT_MODULES, type Reply, route, text } from "./routes.js";
 import { SessionCatalog } from "./sessions.js";
 import { templateTargets, Watcher } from "./watch.js";
 import { Workspace } from "./workspace.js";
@@ -50,7 +50,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 	const tokenizer = loadTokenizerSync(options.tokenizer ?? "o200k");
 	const workspace = new Workspace(options.templates, options.cwd, tokenizer);
 	const hub = new EventHub();
-	const context = { catalog, workspace, script: readClientScript() };
+	const context = { catalog, workspace, scripts: readClientScripts() };
 	let port = options.port;
 
 	const server = createServer((request, response) => {
@@ -146,15 +146,19 @@ function send(response: ServerResponse, { status, type, body }: Exclude<Reply, "
 	response.end(response.req.method === "HEAD" ? undefined : body);
 }
 
-/** The page script: built beside this module, or in `dist/` when run from the sources. */
-function readClientScript(): string | undefined {
+/** The page's script modules: built beside this module, or in `dist/` when run from the sources. */
+function readClientScripts(): Map<string, string> {
 	const here = dirname(fileURLToPath(import.meta.url));
-	const candidates = [
-		join(here, "client/app.js"),
-		join(PACKAGE_ROOT, "dist/preview/client/app.js"),
-	];
-	const found = candidates.find((file) => existsSync(file));
-	return found === undefined ? undefined : readFileSync(found, "utf8");
+	const dir = [join(here, "client"), join(PACKAGE_ROOT, "dist/preview/client")].find((d) =>
+		existsSync(join(d, "app.js")),
+	);
+	const scripts = new Map<string, string>();
+	if (dir === undefined) return scripts;
+	for (const name of CLIENT_MODULES) {
+		const file = join(dir, name);
+		if (existsSync(file)) scripts.set(`/${name}`, readFileSync(file, "utf8"));
+	}
+	return scripts;
 }
 
 /** The folders holding the catalogue's logs, watched one by one (never a whole tree). */

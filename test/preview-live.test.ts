@@ -1,0 +1,203 @@
+/**
+ * The preview server without a browser, as the page uses it: sessions listed
+ * a page at a time, a rendering cut into sections with their templates and
+ * token counts, located errors for templates and sessions, and the event
+ * stream following saves of templates, of categories.yaml and appends.
+ */
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { get, type IncomingMessage } from "node:http";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadTokenizerSync } from "../src/measure/tokenizer.js";
+import type {
+	FailedView,
+	RenderedView,
+	SessionsPayload,
+	ViewPayload,
+} from "../src/preview/protocol.js";
+import { type PreviewServer, startPreview } from "../src/preview/server.js";
+import { eventually, rawGet, scratch } from "./support/preview.js";
+
+let server: PreviewServer;
+let paths: { root: string; sessions: string; templates: string };
+
+beforeAll(async () => {
+	paths = scratch();
+	server = await startPreview({ ...paths, port: 0, cwd: paths.root });
+});
+afterAll(() => server.close());
+
+async function view(session: string, set = ""): Promise<{ status: number; view: ViewPayload }> {
+	const query = new URLSearchParams({ session, set });
+	const reply = await rawGet(server.port, `/api/view?${query}`);
+	return { status: reply.status, view: JSON.parse(reply.body) as ViewPayload };
+}
+
+describe("rendering", () => {
+	it("lists the sessions a page at a time, filtered", async () => {
+		const page = async (query: string) =>
+			JSON.parse((await rawGet(server.port, `/api/sessions?${query}`)).body) as SessionsPayload;
+		const all = await page("offset=0&limit=500");
+		expect(all.items.map((i) => i.id)).toContain("2-collapse-child.jsonl");
+		const second = await page("offset=2&limit=2");
+		expect(second.items).toEqual(all.items.slice(2, 4));
+		const filtered = await page("q=COLLAPSE");
+		expect(filtered.matched).toBe(all.items.filter((i) => i.id.includes("collapse")).length);
+		expect(filtered.matched).toBeLessThan(filtered.total);
+	});
+
+	it("cuts the system prompt into its sections, each with its template's file and line", async () => {
+		const { view: v } = await view("2-collapse-child.jsonl");
+		const rendered = v as RenderedView;
+		expect(rendered.systemPrompt.sections.map((s) => s.name)).toEqual([
+			"harness",
+			"tools",
+			"environment",
+			"lineage",
+		]);
+		for (const s of rendered.systemPrompt.sections) {
+			expect(s.template.file).toBe(join("templates", "v1", `${s.name}.hbs`));
+			const lines = readFileSync(join(paths.templates, "v1", `${s.name}.hbs`), "utf8").split("\n");
+			expect(lines[(s.template.line as number) - 2]).toBe("---"); // the body starts after the front-matter
+			expect(s.text.startsWith(`<${s.name}>`) && s.text.endsWith(`</${s.name}>`)).toBe(true);
+		}
+		const tokenizer = loadTokenizerSync("o200k");
+		for (const s of rendered.systemPrompt.sections) expect(s.tokens).toBe(tokenizer.count(s.text));
+		expect(rendered.systemPrompt.tokens).toBe(
+			tokenizer.count(rendered.systemPrompt.sections.map((s) => s.text).join("\n")),
+		);
+		for (const m of rendered.messages) expect(m.tokens).toBe(tokenizer.count(m.text));
+		const summary = rendered.messages[0];
+		expect(summary?.kind).toBe("summary");
+		expect(summary?.framing?.name).toBe("collapse-context");
+	});
+
+	it("shows a session that fails to load as its located error", async () => {
+		const normal = readFileSync(join(paths.sessions, "1-normal.jsonl"), "utf8");
+		// Entries without their header: an error in any reading mode.
+		writeFileSync(join(paths.sessions, "broken.jsonl"), normal.slice(normal.indexOf("\n") + 1));
+		server.catalog.rescan();
+		const { status, view: v } = await view("broken.jsonl");
+		expect(status).toBe(200);
+		const failed = v as FailedView;
+		expect(failed.ok).toBe(false);
+		expect(failed.kind).toBe("session");
+		expect(failed.diagnostics[0]?.file).toBe(join("sessions", "broken.jsonl"));
+		expect(failed.diagnostics[0]?.line).toBe(1);
+		expect(failed.diagnostics[0]?.message).toContain("header");
+	});
+});
+
+describe("live", () => {
+	it("streams a hello, then a change event when a template is saved", async () => {
+		const events: string[] = [];
+		const request = get({ host: "127.0.0.1", port: server.port, path: "/events" });
+		const response = await new Promise<IncomingMessage>((resolve) =>
+			request.on("response", resolve),
+		);
+		expect(response.statusCode).toBe(200);
+		expect(response.headers["content-type"]).toContain("text/event-stream");
+		response.setEncoding("utf8");
+		response.on("data", (chunk: string) => events.push(chunk));
+		const hello = await eventually(
+			async () => events.join("").match(/event: hello\ndata: (.*)\n\n/) ?? undefined,
+			"hello",
+		);
+		const before = JSON.parse(hello[1] as string).generation as number;
+		const file = join(paths.templates, "v1", "environment.hbs");
+		writeFileSync(
+			file,
+			readFileSync(file, "utf8").replace("Current working directory", "Working in"),
+		);
+		const change = await eventually(
+			async () =>
+				events
+					.join("")
+					.match(/event: change\ndata: (\{"generation":\d+,"what":"templates".*)\n\n/) ?? undefined,
+			"a change event",
+		);
+		expect(JSON.parse(change[1] as string).generation).toBeGreaterThan(before);
+		request.destroy();
+	});
+
+	it("renders the working copy unbumped, shows a broken template located, and recovers", async () => {
+		const file = join(paths.templates, "v1", "tools.hbs");
+		const good = readFileSync(file, "utf8");
+		const marker = `Tool inventory ${Date.now()}`;
+		writeFileSync(file, good.replace("{{#each toolGroups}}", `${marker}\n{{#each toolGroups}}`));
+		const edited = await eventually(async () => {
+			const { view: v } = await view("2-collapse-child.jsonl");
+			return v.ok && v.systemPrompt.sections[1]?.text.includes(marker) ? v : undefined;
+		}, "the edited text");
+		expect(edited.set.version).toBe("v1"); // same version: never bumped, never locked
+
+		writeFileSync(file, good.replace("{{#each toolGroups}}", "{{#each toolGrups}}"));
+		const broken = await eventually(async () => {
+			const { view: v } = await view("2-collapse-child.jsonl");
+			return v.ok ? undefined : v;
+		}, "the template error");
+		expect(broken.kind).toBe("templates");
+		const d = broken.diagnostics[0];
+		const line = good.split("\n").findIndex((l) => l.includes("{{#each toolGroups}}")) + 1;
+		expect(d?.file).toBe(join("templates", "v1", "tools.hbs"));
+		expect(d?.line).toBe(line);
+		expect(d?.column).toBeGreaterThan(0);
+		expect(d?.message).toContain("toolGrups");
+		expect(d?.frame).toContain("toolGrups");
+
+		writeFileSync(file, good);
+		await eventually(
+			async () => ((await view("2-collapse-child.jsonl")).view.ok ? true : undefined),
+			"recovery",
+		);
+	});
+});
+
+it("reports an append to a session, and renders what was appended", async () => {
+	const events: string[] = [];
+	const request = get({ host: "127.0.0.1", port: server.port, path: "/events" });
+	const response = await new Promise<IncomingMessage>((resolve) => request.on("response", resolve));
+	response.setEncoding("utf8");
+	response.on("data", (chunk: string) => events.push(chunk));
+	await eventually(
+		async () => (events.join("").includes("event: hello") ? true : undefined),
+		"hello",
+	);
+	const id = "1-normal.jsonl";
+	const before = (await view(id)).view as RenderedView;
+	const last = before.messages.at(-1)?.entryId as string;
+	const text = `appended ${Date.now()}`;
+	const line = {
+		type: "message",
+		id: "appended-1",
+		parentId: last,
+		timestamp: "2026-01-02T00:00:00.000Z",
+		message: { role: "user", content: text, timestamp: 2 },
+	};
+	appendFileSync(join(paths.sessions, id), `${JSON.stringify(line)}\n`);
+	await eventually(
+		async () =>
+			events.join("").includes(`"what":"sessions","sessions":["${id}"]`) ? true : undefined,
+		"a sessions event",
+	);
+	const after = (await view(id)).view as RenderedView;
+	expect(after.messages.length).toBe(before.messages.length + 1);
+	expect(after.messages.at(-1)?.text).toBe(text);
+	expect(after.messages.at(-1)?.entryId).toBe("appended-1");
+	request.destroy();
+});
+
+it("follows a save of the categories.yaml beside the templates folder", async () => {
+	const file = join(paths.root, "categories.yaml");
+	const text = readFileSync(file, "utf8");
+	const name = "Files";
+	expect(text).toContain(`name: ${name}\n`);
+	writeFileSync(file, text.replace(`name: ${name}\n`, "name: Workspace files\n"));
+	const tools = await eventually(async () => {
+		const { view: v } = await view("2-collapse-child.jsonl");
+		const section = v.ok ? v.systemPrompt.sections.find((x) => x.name === "tools") : undefined;
+		return section?.text.includes("Workspace files") === true ? section : undefined;
+	}, "the renamed category");
+	expect(tools.text).not.toContain(`- ${name}:`);
+	writeFileSync(file, text);
+});
