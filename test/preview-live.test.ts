@@ -4,7 +4,7 @@
  * token counts, located errors for templates and sessions, and the event
  * stream following saves of templates, of categories.yaml and appends.
  */
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { get, type IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,10 +13,12 @@ import type {
 	FailedView,
 	RenderedView,
 	SessionsPayload,
+	SetsPayload,
 	ViewPayload,
 } from "../src/preview/protocol.js";
 import { type PreviewServer, startPreview } from "../src/preview/server.js";
 import { eventually, rawGet, scratch } from "./support/preview.js";
+import { ROOT } from "./support/template-sets.js";
 
 let server: PreviewServer;
 let paths: { root: string; sessions: string; templates: string };
@@ -85,6 +87,29 @@ describe("rendering", () => {
 		expect(failed.diagnostics[0]?.file).toBe(join("sessions", "broken.jsonl"));
 		expect(failed.diagnostics[0]?.line).toBe(1);
 		expect(failed.diagnostics[0]?.message).toContain("header");
+	});
+});
+
+describe("the set picker", () => {
+	it("offers the session's set and each set, marked against the lock", async () => {
+		const sets = async () =>
+			(JSON.parse((await rawGet(server.port, "/api/sets")).body) as SetsPayload).sets;
+		const initial = await sets();
+		expect(initial.map((s) => s.id)).toEqual(["", "v1"]);
+		expect(initial[1]?.label).toContain("not in lock.json");
+		copyFileSync(join(ROOT, "templates", "lock.json"), join(paths.templates, "lock.json"));
+		server.workspace.refresh();
+		expect((await sets())[1]?.label).toContain("as locked");
+		const file = join(paths.templates, "v1", "lineage.hbs");
+		const text = readFileSync(file, "utf8");
+		writeFileSync(file, `${text}\n`);
+		server.workspace.refresh();
+		expect((await sets())[1]?.label).toContain("edited since lock.json");
+		const { view: v } = await view("2-collapse-child.jsonl", "v1");
+		expect(v.ok && v.set.version).toBe("v1");
+		const unknown = await view("2-collapse-child.jsonl", "v9");
+		expect(unknown.view.ok || unknown.view.kind).toBe("templates");
+		writeFileSync(file, text);
 	});
 });
 
