@@ -6,7 +6,9 @@
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
+import { jsonText } from "../src/render/json-writer.js";
 import { assistant, HEADER, section, user, writeLog } from "./support/session.js";
+import { hasRawControl } from "./support/terminal.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const EXAMPLES = join(import.meta.dirname, "fixtures/examples");
@@ -55,14 +57,14 @@ describe("render: text", () => {
 		expect(result.stdout).toContain("<lineage>");
 		expect(result.stdout).toContain("</lineage>");
 		expect(result.stdout).toContain("session-456");
-		expect(result.stdout).toMatch(/messages \(1\)/);
-		expect(result.stdout).toMatch(/--- 1\. collapse_context ---/);
+		expect(result.stdout).toMatch(/messages · 1 /);
+		expect(result.stdout).toMatch(/^──── #0 collapse_context → user · entry \S+ · /m);
 	});
 
 	it("lists user, assistant and toolResult roles in order", async () => {
 		const result = await run(["render", NO_COLLAPSE]);
 		expect(result.code, result.stderr).toBe(0);
-		const roles = [...result.stdout.matchAll(/^--- \d+\. (\S+) ---$/gm)].map((m) => m[1]);
+		const roles = [...result.stdout.matchAll(/^──── #\d+ (\S+) /gm)].map((m) => m[1]);
 		expect(roles).toEqual(["user", "assistant", "toolResult", "assistant"]);
 	});
 
@@ -274,12 +276,36 @@ describe("render: inputs that are not logs", () => {
 		expect(result.stderr).toContain(`${EXAMPLES}: cannot read the session log (it is a directory)`);
 	});
 
-	it("exits 1, not 70, when a message is nested too deeply to print as JSON", async () => {
+	it("prints a message nested 100,000 deep as JSON and as text", async () => {
 		const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
-		const line = `{"type":"message","id":"d","parentId":null,"timestamp":"t","message":{"role":"user","content":"x","extra":${deep}}}`;
+		const line = `{"type":"message","id":"d","parentId":null,"timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"f","arguments":{"a":${deep}}}],"extra":${deep}}}`;
 		const path = writeLog(`${JSON.stringify(HEADER)}\n${line}\n`);
-		const result = await run(["render", path, "--format", "json"]);
-		expect(result.stderr).toMatch(/nested too deeply|Maximum call stack/);
+		const json = await run(["render", path, "--format", "json"]);
+		expect(json.code, json.stderr).toBe(0);
+		const parsed = JSON.parse(json.stdout) as { messages: { extra: unknown }[] };
+		expect(jsonText(parsed.messages[0]?.extra)).toBe(deep); // JSON.stringify would overflow
+		const text = await run(["render", path]);
+		expect(text.code, text.stderr).toBe(0);
+		expect(text.stdout).toContain("[tool call f]");
+		expect(text.stdout).toContain("nested too deeply: cut");
+	});
+
+	it("escapes control characters in file names and in warnings", async () => {
+		// A torn last line: a warning naming the file, in every reading mode.
+		const path = writeLog(`${JSON.stringify(HEADER)}\n{"type":"mess`, "evil\u001b]0;x\u0007");
+		const result = await run(["render", path]);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toContain("evil\\x1b]0;x\\x07");
+		expect(hasRawControl(result.stderr)).toBe(false);
+	});
+});
+
+describe("errors on a terminal", () => {
+	it("escape control characters in a located error's file name", async () => {
+		const path = writeLog("not a header\n", "bad\u001b[2J\u009b");
+		const result = await run(["render", path]);
 		expect(result.code).toBe(1);
+		expect(result.stderr).toContain("bad\\x1b[2J\\x9b");
+		expect(hasRawControl(result.stderr)).toBe(false);
 	});
 });

@@ -5,6 +5,7 @@
  * stderr), 2 wrong usage, 70 an internal error (a bug: the stack is printed).
  */
 import { ContextError, formatDiagnostic, usageError } from "../errors.js";
+import { escapeControl } from "../render/terminal.js";
 import { buildCommand } from "./build.js";
 import type { Io } from "./io.js";
 import { renderCommand } from "./render.js";
@@ -42,8 +43,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 			return 2;
 		}
 		if (error instanceof ContextError) {
-			if (error.diagnostics.length === 0) io.stderr(`theway-context: ${error.message}\n`);
-			for (const d of error.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+			if (error.diagnostics.length === 0)
+				io.stderr(`theway-context: ${escapeControl(error.message)}\n`);
+			for (const d of error.diagnostics) io.stderr(`${escapeControl(formatDiagnostic(d))}\n`);
 			return 1;
 		}
 		io.stderr(
@@ -64,6 +66,8 @@ export async function runMain(): Promise<void> {
 		stdout: (text) => process.stdout.write(text),
 		stderr: (text) => process.stderr.write(text),
 		cwd: process.cwd(),
+		stdoutIsTTY: process.stdout.isTTY === true,
+		stderrIsTTY: process.stderr.isTTY === true,
 	});
 	process.exitCode = code;
 }
