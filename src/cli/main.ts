@@ -7,6 +7,7 @@
 import { ContextError, formatDiagnostic, usageError } from "../errors.js";
 import { escapeControl } from "../render/terminal.js";
 import { buildCommand } from "./build.js";
+import { inspectCommand } from "./inspect.js";
 import type { Io } from "./io.js";
 import { renderCommand } from "./render.js";
 
@@ -15,6 +16,7 @@ export const MAIN_USAGE = `theway-context: compile a theway session log into its
 Usage:
   theway-context render <session.jsonl> [options]   print the context bundle
   theway-context build [--update] [--templates DIR] check the templates, fixtures and snapshots
+  theway-context inspect <session.jsonl> [options]  measure each section and message in tokens
   theway-context <command> --help                   help for one command
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
@@ -23,6 +25,7 @@ Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
 	render: renderCommand,
 	build: buildCommand,
+	inspect: inspectCommand,
 };
 
 /** Runs the CLI on `argv` (without node and the script). */
