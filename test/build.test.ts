@@ -240,3 +240,21 @@ describe("the precompiled runtime", () => {
 		expect(bundle.systemPrompt).toContain("Collapse event (edited):");
 	});
 });
+
+describe("build: token budgets", () => {
+	it("fails at the budget's line when a fixture's rendering goes over it, and passes under it", async () => {
+		const dir = project();
+		const tools = join(dir, "templates/v1/tools.hbs");
+		edit(tools, /^(description: .*)$/m, "$1\nbudget: { tokens: 5 }");
+		const line = readFileSync(tools, "utf8").split("\n").indexOf("budget: { tokens: 5 }") + 1;
+		const over = await build(dir, "--update");
+		expect(over.code).toBe(1);
+		expect(over.stderr).toContain(
+			`error: ${tools}:${line}:11: tools is over its budget of 5 tokens: section tools of ${join(dir, "test/fixtures/child.jsonl")} takes`,
+		);
+		expect(over.stderr).toContain(`> ${line} | budget: { tokens: 5 }`);
+		edit(tools, "budget: { tokens: 5 }", "budget: { tokens: 5000 }");
+		expect(await build(dir, "--update")).toMatchObject({ code: 0 });
+		expect(await build(dir)).toMatchObject({ code: 0, stderr: "" });
+	});
+});
