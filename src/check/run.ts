@@ -61,7 +61,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	const failed = (): CheckResult => ({ errors, fixtures: [] });
 
 	// 1. Every set checked and precompiled; 2. versions against the lock, for every set.
-	const sources = [...readTemplateSets(templates).values()];
+	const sources = [...readTemplateSets(templates, (d) => report([d])).values()];
 	const modules = new Map<string, string>();
 	for (const source of sources) {
 		try {
