@@ -7,7 +7,9 @@ import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { jsonText } from "../src/render/json-writer.js";
+import { categoryOf, expectedSection, groupsOf } from "./support/expected.js";
 import { assistant, HEADER, section, user, writeLog } from "./support/session.js";
+import { NEWEST } from "./support/template-sets.js";
 import { hasRawControl } from "./support/terminal.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -82,7 +84,7 @@ describe("render --format json", () => {
 		expect(result.code, result.stderr).toBe(0);
 		const bundle = JSON.parse(result.stdout) as JsonBundle;
 		expect(Object.keys(bundle).sort()).toEqual(["messages", "meta", "systemPrompt"]);
-		expect(bundle.meta.templateVersion).toBe("v1");
+		expect(bundle.meta.templateVersion).toBe(NEWEST);
 		expect(section(bundle.systemPrompt, "lineage")).toContain("node-01JEXAMPLE0000000000000000");
 		expect(bundle.messages.map((m) => m.role)).toEqual(["collapse_context"]);
 	});
@@ -123,11 +125,10 @@ describe("render options", () => {
 		const after = await renderJson(COLLAPSE_CHILD, "--tools", "read,bash,zzz_unknown");
 		const tools = section(after.systemPrompt, "tools");
 		expect(tools).not.toBe(section(before.systemPrompt, "tools"));
-		expect(tools?.split("\n")).toEqual([
-			"- Files: read",
-			"- Execution: bash",
-			"- Other: zzz_unknown",
-		]);
+		expect(tools).toBe(
+			expectedSection("tools", { toolGroups: groupsOf(["read", "bash", "zzz_unknown"]) }),
+		);
+		expect(categoryOf("zzz_unknown")).toBe(groupsOf(["read", "zzz_unknown"]).at(-1)?.name);
 		expect(tools).not.toContain("session_graph");
 	});
 
@@ -135,8 +136,10 @@ describe("render options", () => {
 		const before = await renderJson(COLLAPSE_CHILD);
 		expect(before.systemPrompt).not.toContain("<memory>");
 		const after = await renderJson(COLLAPSE_CHILD, "--memory", "Use pnpm, not npm.");
-		expect(section(after.systemPrompt, "environment")).toContain(
-			"<memory>\nUse pnpm, not npm.\n</memory>",
+		expect(section(after.systemPrompt, "environment")).toBe(
+			expectedSection("environment", {
+				environment: { cwd: "/home/user/project", memory: "Use pnpm, not npm." },
+			}),
 		);
 	});
 

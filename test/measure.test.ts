@@ -19,7 +19,7 @@ import { parseTemplateFile } from "../src/templates/front-matter.js";
 import { readTemplateSets } from "../src/templates/load.js";
 import { SECTIONS } from "../src/view/schema.js";
 import { entry, HEADER, user, writeLog } from "./support/session.js";
-import { templateSet } from "./support/template-sets.js";
+import { BUNDLED_SET, templateSet } from "./support/template-sets.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const EXAMPLES = join(FIXTURES, "examples");
@@ -65,7 +65,7 @@ describe("sections", () => {
 
 describe("parts", () => {
 	// The bundled harness, its last paragraphs moved into a partial it calls.
-	const harness = readFileSync(join(import.meta.dirname, "../templates/v1/harness.hbs"), "utf8");
+	const harness = readFileSync(join(BUNDLED_SET, "harness.hbs"), "utf8");
 	const { body } = parseTemplateFile(harness, "harness.hbs");
 	const lines = body.split("\n");
 	const cut = Math.floor(lines.length / 2);
