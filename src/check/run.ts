@@ -17,6 +17,7 @@ import { readTemplateSets } from "../templates/load.js";
 import { precompiledPath, precompileTemplateSet } from "../templates/precompiled.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
+import { checkBudgets } from "./budgets.js";
 import { checkFixtures, type FixtureResult } from "./fixtures.js";
 import { checkLock, LOCK_FILE, type Lock, type LockInput, LockSchema, nextLock } from "./lock.js";
 import { checkReadme } from "./readme.js";
@@ -60,7 +61,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	const failed = (): CheckResult => ({ errors, fixtures: [] });
 
 	// 1. Every set checked and precompiled; 2. versions against the lock, for every set.
-	const sources = [...readTemplateSets(templates).values()];
+	const sources = [...readTemplateSets(templates, (d) => report([d])).values()];
 	const modules = new Map<string, string>();
 	for (const source of sources) {
 		try {
@@ -120,6 +121,13 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	}
 	const matching = fixtures.filter((r) => r.status === "ok").length;
 	reporter.info(`${matching} of ${fixtures.length} fixtures match their snapshots`);
+	report(
+		checkBudgets(
+			templates,
+			sources,
+			fixtures.map((r) => r.fixture),
+		),
+	);
 
 	// 5. README examples against the real rendering.
 	const readme = options.readme;

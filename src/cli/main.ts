@@ -5,7 +5,9 @@
  * stderr), 2 wrong usage, 70 an internal error (a bug: the stack is printed).
  */
 import { ContextError, formatDiagnostic, usageError } from "../errors.js";
+import { escapeControl } from "../render/terminal.js";
 import { buildCommand } from "./build.js";
+import { inspectCommand } from "./inspect.js";
 import type { Io } from "./io.js";
 import { previewCommand } from "./preview.js";
 import { renderCommand } from "./render.js";
@@ -15,6 +17,7 @@ export const MAIN_USAGE = `theway-context: compile a theway session log into its
 Usage:
   theway-context render <session.jsonl> [options]   print the context bundle
   theway-context build [--update] [--templates DIR] check the templates, fixtures and snapshots
+  theway-context inspect <session.jsonl> [options]  measure each section and message in tokens
   theway-context preview [session.jsonl|DIR]         a live page of the prompt, for editing templates
   theway-context <command> --help                   help for one command
 
@@ -24,6 +27,7 @@ Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
 	render: renderCommand,
 	build: buildCommand,
+	inspect: inspectCommand,
 	preview: previewCommand,
 };
 
@@ -45,8 +49,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 			return 2;
 		}
 		if (error instanceof ContextError) {
-			if (error.diagnostics.length === 0) io.stderr(`theway-context: ${error.message}\n`);
-			for (const d of error.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+			if (error.diagnostics.length === 0)
+				io.stderr(`theway-context: ${escapeControl(error.message)}\n`);
+			for (const d of error.diagnostics) io.stderr(`${escapeControl(formatDiagnostic(d))}\n`);
 			return 1;
 		}
 		io.stderr(
@@ -67,6 +72,8 @@ export async function runMain(): Promise<void> {
 		stdout: (text) => process.stdout.write(text),
 		stderr: (text) => process.stderr.write(text),
 		cwd: process.cwd(),
+		stdoutIsTTY: process.stdout.isTTY === true,
+		stderrIsTTY: process.stderr.isTTY === true,
 	});
 	process.exitCode = code;
 }

@@ -3,13 +3,17 @@
  * prints like any other, and no output is ever built as one string (chunks
  * go to a writer), so its size is bounded by the output, not by the largest
  * string the runtime holds. The text equals `JSON.stringify(value, null,
- * indent)` for every JSON value; a cycle prints as `"[Circular]"`, and past
- * `maxDepth` a value prints as `"[… N levels deeper]"`-style cut marker.
+ * indent)` for every JSON value nested less than `indentDepth` deep (64);
+ * deeper, the text goes on compact, since indenting every level of a value
+ * nested 100,000 deep would take billions of spaces. A cycle prints as
+ * `"[Circular]"`, and a value past `maxDepth` as {@link DEPTH_CUT}.
  */
 
 export interface JsonWriteOptions {
 	/** Spaces per level; 0 for compact JSON (default 0). */
 	indent?: number;
+	/** Levels indented; deeper ones are written compact (default 64). */
+	indentDepth?: number;
 	/** Values nested deeper than this are cut (default: no limit). */
 	maxDepth?: number;
 	/** Receives the text, a chunk at a time. */
@@ -45,8 +49,11 @@ export function writeJson(value: unknown, options: JsonWriteOptions): void {
 	};
 	const stack: Frame[] = [];
 	const onStack = new Set<object>();
-	const newline = (depth: number) => (indent === 0 ? "" : `\n${" ".repeat(indent * depth)}`);
-	const colon = indent === 0 ? ":" : ": ";
+	const indentDepth = options.indentDepth ?? 64;
+	/** Whether the items of a container `level` deep are written on lines of their own. */
+	const pretty = (level: number) => indent > 0 && level <= indentDepth;
+	const newline = (level: number, depth: number) =>
+		pretty(level) ? `\n${" ".repeat(indent * depth)}` : "";
 
 	/** Writes a scalar, or opens a container (pushing its frame). */
 	const start = (raw: unknown, key: string | undefined, inArray: boolean): boolean => {
@@ -84,7 +91,11 @@ export function writeJson(value: unknown, options: JsonWriteOptions): void {
 		if (frame.next === frame.items.length) {
 			stack.pop();
 			onStack.delete(frame.value);
-			out(frame.written === 0 ? frame.close : `${newline(stack.length)}${frame.close}`);
+			out(
+				frame.written === 0
+					? frame.close
+					: `${newline(stack.length + 1, stack.length)}${frame.close}`,
+			);
 			continue;
 		}
 		const [key, item] = frame.items[frame.next++] as [string | undefined, unknown];
@@ -94,8 +105,8 @@ export function writeJson(value: unknown, options: JsonWriteOptions): void {
 			const v = toJsonValue(item, key);
 			if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
 		}
-		out(`${frame.written === 0 ? "" : ","}${newline(stack.length)}`);
-		if (!isArray) out(`${JSON.stringify(key)}${colon}`);
+		out(`${frame.written === 0 ? "" : ","}${newline(stack.length, stack.length)}`);
+		if (!isArray) out(`${JSON.stringify(key)}${pretty(stack.length) ? ": " : ":"}`);
 		frame.written++;
 		start(item, isArray ? String(frame.next - 1) : key, isArray);
 	}

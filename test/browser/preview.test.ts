@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sectionSpans } from "../../src/measure/measure.js";
 import { loadContext } from "../../src/service.js";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
-import { scratch } from "../support/preview.js";
+import { brokenTemplate, MISSING_FIELD, NEWEST, scratch, withMarker } from "../support/preview.js";
 import {
 	HAVE_CHROMIUM,
 	launch,
@@ -32,7 +32,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 	let preview: Preview;
 	let page: Page;
 	const paths = scratch();
-	const tools = join(paths.templates, "v1", "tools.hbs");
+	const tools = join(paths.templates, NEWEST, "tools.hbs");
 	const goodTools = readFileSync(tools, "utf8");
 
 	beforeAll(async () => {
@@ -72,12 +72,12 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 			const text = bundle.systemPrompt.slice(start, end);
 			expect(await sectionText(name)).toBe(text);
 			const label = await page.textContent(`article[data-section='${name}'] .template`);
-			expect(label).toMatch(new RegExp(`^templates/v1/${name}\\.hbs:\\d+$`));
+			expect(label).toMatch(new RegExp(`^templates/${NEWEST}/${name}\\.hbs:\\d+$`));
 		}
 		await page.click("article[data-section='tools'] header");
 		expect(await page.textContent("#place")).toContain("tools.hbs");
 
-		const collapse = join(paths.templates, "v1", "collapse-context.hbs");
+		const collapse = join(paths.templates, NEWEST, "collapse-context.hbs");
 		const { marker } = parseTemplateFile(readFileSync(collapse, "utf8"), collapse).meta;
 		const framed = page.locator("article.message.framed");
 		expect(await framed.count()).toBe(1);
@@ -103,8 +103,8 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 		});
 		const times: number[] = [];
 		for (let i = 0; i < 6; i++) {
-			const marker = `Tool inventory, edit ${i}`;
-			const text = goodTools.replace("{{#each toolGroups}}", `${marker}\n{{#each toolGroups}}`);
+			const marker = `edit number ${i}`;
+			const text = withMarker(goodTools, marker);
 			const start = performance.now();
 			if (i % 2 === 0) writeFileSync(tools, text);
 			else {
@@ -128,12 +128,12 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 
 	it("shows a broken template's located error instead of the prompt, and recovers", async () => {
 		await open(COLLAPSE_CHILD);
-		writeFileSync(tools, goodTools.replace("{{#each toolGroups}}", "{{#each toolGrups}}"));
+		const broken = brokenTemplate(goodTools);
+		writeFileSync(tools, broken.text);
 		await page.waitForSelector("body[data-state='failed-templates']", { timeout: 10_000 });
-		const line = goodTools.split("\n").findIndex((l) => l.includes("{{#each toolGroups}}")) + 1;
 		const where = await page.textContent(".failure .diagnostic .where");
-		expect(where).toMatch(new RegExp(`v1/tools\\.hbs:${line}:\\d+$`));
-		expect(await page.textContent(".failure .diagnostic pre")).toContain("{{#each toolGrups}}");
+		expect(where).toMatch(new RegExp(`templates/${NEWEST}/tools\\.hbs:${broken.line}:\\d+$`));
+		expect(await page.textContent(".failure .diagnostic pre")).toContain(`{{${MISSING_FIELD}}}`);
 		expect(await page.locator("article.section").count()).toBe(0);
 		await page.screenshot({ path: join(SHOTS, "preview-error.png") });
 

@@ -3,20 +3,22 @@ import { cpSync, mkdtempSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, V1 } from "./template-sets.js";
+import { BUNDLED_SET, editLastLine, NEWEST, ROOT } from "./template-sets.js";
+
+export { NEWEST };
 
 export const EXAMPLES = join(import.meta.dirname, "../fixtures/examples");
 
 /**
  * A scratch folder laid out as the package is: `sessions/` (the examples),
- * `templates/v1/` (the bundled set) and `categories.yaml` beside it.
+ * `templates/<newest>/` (the newest bundled set) and `categories.yaml` beside it.
  */
 export function scratch(): { root: string; sessions: string; templates: string } {
 	const root = mkdtempSync(join(tmpdir(), "theway-preview-"));
 	const sessions = join(root, "sessions");
 	const templates = join(root, "templates");
 	cpSync(EXAMPLES, sessions, { recursive: true });
-	cpSync(join(V1), join(templates, "v1"), { recursive: true });
+	cpSync(BUNDLED_SET, join(templates, NEWEST), { recursive: true });
 	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
 	return { root, sessions, templates };
 }
@@ -62,4 +64,18 @@ export async function eventually<T>(
 		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
 		await new Promise((r) => setTimeout(r, 25));
 	}
+}
+
+/** `text` (a template) with `marker` written at the end of its body. */
+export function withMarker(text: string, marker: string): string {
+	return editLastLine(text, ` ${marker}`);
+}
+
+/** The field a broken template reads: no view-model has it. */
+export const MISSING_FIELD = "noSuchField";
+
+/** `text` (a template) with a last line that reads a field no view has, and that line's number. */
+export function brokenTemplate(text: string): { text: string; line: number } {
+	const body = text.endsWith("\n") ? text : `${text}\n`;
+	return { text: `${body}{{${MISSING_FIELD}}}\n`, line: body.split("\n").length };
 }
