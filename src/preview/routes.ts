@@ -15,7 +15,15 @@ const MAX_PAGE = 500;
 /** The page's script modules (`app.js` imports the others). */
 export const CLIENT_MODULES = ["app.js", "draw.js", "dom.js"] as const;
 
-export type Reply = { status: number; type: string; body: string } | "events";
+/** A complete answer: a status and a body. */
+export interface Answer {
+	status: number;
+	type: string;
+	body: string;
+}
+
+/** An answer, or the event stream. */
+export type Reply = Answer | "events";
 
 export interface RouteContext {
 	catalog: SessionCatalog;
@@ -64,15 +72,15 @@ export function route(url: URL, { catalog, workspace, scripts }: RouteContext): 
 }
 
 /** A plain-text answer. */
-export function text(status: number, body: string): Reply {
+export function text(status: number, body: string): Answer {
 	return { status, type: "text/plain", body };
 }
 
-function ok(type: string, body: string): Reply {
+function ok(type: string, body: string): Answer {
 	return { status: 200, type, body };
 }
 
-function json(status: number, value: unknown): Reply {
+function json(status: number, value: unknown): Answer {
 	return { status, type: "application/json", body: JSON.stringify(value) };
 }
 

@@ -14,7 +14,7 @@ import { ContextError } from "../errors.js";
 import { loadTokenizerSync, type TokenizerName } from "../measure/tokenizer.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
 import { EventHub } from "./events.js";
-import { CLIENT_MODULES, type Reply, route, text } from "./routes.js";
+import { type Answer, CLIENT_MODULES, type Reply, route, text } from "./routes.js";
 import { SessionCatalog } from "./sessions.js";
 import { templateTargets, Watcher } from "./watch.js";
 import { Workspace } from "./workspace.js";
@@ -66,7 +66,8 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 				reply = text(500, `internal error: ${(error as Error).message}\n`);
 			}
 		}
-		if (reply === "events") hub.open(response, workspace.generation);
+		if (reply === "events" && request.method === "GET") hub.open(response, workspace.generation);
+		else if (reply === "events") send(response, text(200, ""));
 		else send(response, reply);
 	});
 
@@ -133,7 +134,7 @@ export function allowedHost(host: string | undefined, port: number): boolean {
 	return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
 }
 
-function send(response: ServerResponse, { status, type, body }: Exclude<Reply, "events">): void {
+function send(response: ServerResponse, { status, type, body }: Answer): void {
 	response.writeHead(status, {
 		"content-type": `${type}; charset=utf-8`,
 		"cache-control": "no-store",
