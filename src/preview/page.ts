@@ -104,6 +104,7 @@ h2 .size { font-weight: 400; color: var(--muted); font-size: .85rem; margin-left
 .parts .template { font: 12px ui-monospace, monospace; color: var(--muted); }
 .parts .size { margin-left: auto; color: var(--muted); }
 .overview { display: flex; height: .9rem; margin: .6rem 0; border-radius: 3px; overflow: hidden; background: #eceef3; }
+.overview:empty { display: none; }
 .overview > a { display: block; height: 100%; border-right: 1px solid #fff; background: #8a8f99; }
 .overview > a.seg-harness { background: var(--harness); }
 .overview > a.seg-tools { background: var(--tools); }
