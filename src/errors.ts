@@ -46,6 +46,7 @@ export type ErrorCode =
 	| "readme_drift"
 	| "render"
 	| "too_large"
+	| "over_budget"
 	| "internal"
 	// warnings
 	| "torn_line"

@@ -19,14 +19,22 @@ import { main } from "../src/cli/main.js";
 import { ContextError, ContextService } from "../src/index.js";
 import { compileCount } from "../src/templates/compile.js";
 import { TemplateRegistry } from "../src/templates/registry.js";
-import { ROOT } from "./support/template-sets.js";
+import {
+	BUNDLED_SET,
+	bumped,
+	editLastLine,
+	lastBodyLine,
+	ROOT,
+	versionOf,
+	withVersion,
+} from "./support/template-sets.js";
 
 const EXAMPLE = join(ROOT, "test/fixtures/examples/2-collapse-child.jsonl");
 
 /** A project folder with the bundled templates, one fixture and a README example. */
 function project(): string {
 	const dir = mkdtempSync(join(tmpdir(), "theway-build-"));
-	cpSync(join(ROOT, "templates/v1"), join(dir, "templates/v1"), { recursive: true });
+	cpSync(BUNDLED_SET, join(dir, "templates/v1"), { recursive: true });
 	cpSync(join(ROOT, "categories.yaml"), join(dir, "categories.yaml"));
 	mkdirSync(join(dir, "test/fixtures"), { recursive: true });
 	cpSync(EXAMPLE, join(dir, "test/fixtures/child.jsonl"));
@@ -54,6 +62,9 @@ async function build(dir: string, ...args: string[]) {
 
 const edit = (file: string, from: string | RegExp, to: string) =>
 	writeFileSync(file, readFileSync(file, "utf8").replace(from, to));
+/** Rewrites a file with a function of its text. */
+const rewrite = (file: string, change: (text: string) => string) =>
+	writeFileSync(file, change(readFileSync(file, "utf8")));
 
 /** A project whose lock, snapshots and README are up to date. */
 async function ready(): Promise<string> {
@@ -67,22 +78,28 @@ describe("build", () => {
 	it("records the lock, snapshots and README examples with --update, then passes", async () => {
 		const dir = await ready();
 		const lock = JSON.parse(readFileSync(join(dir, "templates/lock.json"), "utf8"));
-		expect(lock.sets.v1.templates.harness.version).toBe("1.0.0");
+		expect(lock.sets.v1.templates.harness.version).toBe(
+			versionOf(readFileSync(join(dir, "templates/v1/harness.hbs"), "utf8")),
+		);
 		expect(lock.sets.v1.fingerprint).toMatch(/^[0-9a-f]{64}$/);
 		expect(readFileSync(join(dir, "snapshots/child.txt"), "utf8")).toContain("<lineage>");
 		expect(readFileSync(join(dir, "README.md"), "utf8")).toContain(
-			"node id: node-01JEXAMPLE0000000000000000",
+			"node-01JEXAMPLE0000000000000000",
 		);
 	});
 
 	it("fails on a typo in a path, at file:line:column, with a frame and a suggestion", async () => {
 		const dir = await ready();
-		edit(join(dir, "templates/v1/environment.hbs"), "{{environment.cwd}}", "{{environment.cdw}}");
+		const file = join(dir, "templates/v1/environment.hbs");
+		const lines = readFileSync(file, "utf8").split("\n");
+		const line = lines.findIndex((l) => l.includes("{{environment.cwd}}")) + 1;
+		const column = (lines[line - 1] as string).indexOf("{{environment.cwd}}") + 3;
+		edit(file, "{{environment.cwd}}", "{{environment.cdw}}");
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
-		expect(stderr).toContain('environment.hbs:6:30: "environment.cdw" does not exist');
+		expect(stderr).toContain(`environment.hbs:${line}:${column}: "environment.cdw" does not exist`);
 		expect(stderr).toContain('(did you mean "cwd"?)');
-		expect(stderr).toContain("> 6 | Current working directory: {{environment.cdw}}");
+		expect(stderr).toContain(`> ${line} | ${(lines[line - 1] as string).replace("cwd", "cdw")}`);
 	});
 
 	it("fails on a removed partial, naming the caller", async () => {
@@ -96,21 +113,26 @@ describe("build", () => {
 
 	it("fails on a text change without a version bump, naming the template", async () => {
 		const dir = await ready();
-		edit(join(dir, "templates/v1/harness.hbs"), "Be brief.", "Be very brief.");
+		const harness = join(dir, "templates/v1/harness.hbs");
+		const version = versionOf(readFileSync(harness, "utf8"));
+		rewrite(harness, (t) => editLastLine(t, " (edited)"));
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
-		expect(stderr).toMatch(/harness\.hbs:3:1: harness changed but its version is still 1\.0\.0/);
+		expect(stderr).toContain(
+			`harness.hbs:3:1: harness changed but its version is still ${version}`,
+		);
 		expect((await build(dir, "--update")).code).toBe(1); // --update refuses too
 	});
 
 	it("wants the lock updated after a bump, and takes it with --update", async () => {
 		const dir = await ready();
-		edit(join(dir, "templates/v1/harness.hbs"), "Be brief.", "Be very brief.");
-		edit(join(dir, "templates/v1/harness.hbs"), 'version: "1.0.0"', 'version: "1.1.0"');
+		const harness = join(dir, "templates/v1/harness.hbs");
+		const version = versionOf(readFileSync(harness, "utf8"));
+		rewrite(harness, (t) => withVersion(editLastLine(t, " (edited)"), bumped(version)));
 		const stale = await build(dir);
 		expect(stale.code).toBe(1);
 		expect(stale.stderr).toContain(
-			"lock is out of date: v1/harness changed (version 1.0.0 → 1.1.0)",
+			`lock is out of date: v1/harness changed (version ${version} → ${bumped(version)})`,
 		);
 		const updated = await build(dir, "--update");
 		expect(updated.code).toBe(0);
@@ -120,10 +142,12 @@ describe("build", () => {
 
 	it("refuses a version that goes backwards", async () => {
 		const dir = await ready();
-		edit(join(dir, "templates/v1/tools.hbs"), 'version: "1.0.0"', 'version: "0.9.0"');
+		const tools = join(dir, "templates/v1/tools.hbs");
+		const version = versionOf(readFileSync(tools, "utf8"));
+		rewrite(tools, (t) => withVersion(t, "0.0.0"));
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
-		expect(stderr).toMatch(/tools\.hbs:3: tools's version went back from 1\.0\.0 to 0\.9\.0/);
+		expect(stderr).toContain(`tools.hbs:3: tools's version went back from ${version} to 0.0.0`);
 	});
 
 	it("wants tools bumped when categories.yaml changes", async () => {
@@ -145,36 +169,34 @@ describe("build", () => {
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
 		expect(stderr).toContain("rendering drifted from");
-		expect(stderr).toContain("- source session id: session-123");
-		expect(stderr).toContain("+ source session id: session-999");
+		expect(stderr).toContain("\n-source session id: session-123");
+		expect(stderr).toContain("\n+source session id: session-999");
 		const updated = await build(dir, "--update");
-		expect(updated.stdout).toContain("+ source session id: session-999");
+		expect(updated.stdout).toContain("\n+source session id: session-999");
 		expect(readFileSync(join(dir, "snapshots/child.txt"), "utf8")).toContain("session-999");
 	});
 
 	it("fails when a README example differs from the real rendering", async () => {
 		const dir = await ready();
-		edit(join(dir, "README.md"), "node id: node-01JEXAMPLE0000000000000000", "node id: made-up");
+		edit(join(dir, "README.md"), "node-01JEXAMPLE0000000000000000", "made-up");
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
 		expect(stderr).toMatch(/README\.md:5: this example differs from the real rendering/);
-		expect(stderr).toContain("- node id: made-up");
+		expect(stderr).toMatch(/\n-.*made-up\n\+.*node-01JEXAMPLE0000000000000000/);
 	});
 });
 
 describe("template sets side by side", () => {
-	/** A templates folder with v1 and a v2 whose introduction differs. */
+	/** A templates folder with v1 and a v2 whose harness differs in its last line. */
 	function twoSets(): string {
 		const dir = project();
 		cpSync(join(dir, "templates/v1"), join(dir, "templates/v2"), { recursive: true });
-		edit(
-			join(dir, "templates/v2/harness.hbs"),
-			"a minimal coding assistant",
-			"a careful coding assistant",
+		rewrite(join(dir, "templates/v2/harness.hbs"), (t) =>
+			withVersion(editLastLine(t, " (v2)"), bumped(versionOf(t))),
 		);
-		edit(join(dir, "templates/v2/harness.hbs"), 'version: "1.0.0"', 'version: "2.0.0"');
 		return join(dir, "templates");
 	}
+	const line = lastBodyLine(readFileSync(join(BUNDLED_SET, "harness.hbs"), "utf8"));
 	const pinned = (version: string | null) => {
 		const text = readFileSync(EXAMPLE, "utf8");
 		const pin = `{"type":"custom","customType":"session_metadata","id":"pin","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","data":{"templateVersion":${JSON.stringify(version)}}}\n`;
@@ -189,12 +211,12 @@ describe("template sets side by side", () => {
 		const v2 = service.loadSync(pinned("v2"));
 		const newest = service.loadSync(pinned(null));
 		expect(v1.meta.templateVersion).toBe("v1");
-		expect(v1.systemPrompt).toContain("a minimal coding assistant");
+		expect(v1.systemPrompt).not.toContain(`${line} (v2)`);
 		expect(v2.meta.templateVersion).toBe("v2");
-		expect(v2.systemPrompt).toContain("a careful coding assistant");
+		expect(v2.systemPrompt).toContain(`${line} (v2)`);
 		expect(newest.meta.templateVersion).toBe("v2");
 		expect(v1.meta.templateFingerprint).not.toBe(v2.meta.templateFingerprint);
-		expect(v1.systemPrompt.replace("minimal", "careful")).toBe(v2.systemPrompt);
+		expect(v1.systemPrompt.replace(line, `${line} (v2)`)).toBe(v2.systemPrompt);
 	});
 
 	it("fails clearly on a pin to a set that does not exist", () => {
@@ -232,11 +254,30 @@ describe("the precompiled runtime", () => {
 
 	it("compiles from source when the precompiled set is stale", async () => {
 		const dir = await ready();
-		edit(join(dir, "templates/v1/lineage.hbs"), "Collapse event:", "Collapse event (edited):");
+		rewrite(join(dir, "templates/v1/harness.hbs"), (t) => editLastLine(t, " (edited)"));
 		const before = compileCount;
 		const registry = new TemplateRegistry(join(dir, "templates"), { precompiled: true });
 		const bundle = new ContextService({ registry }).loadSync(EXAMPLE);
 		expect(compileCount).toBe(before + 1);
-		expect(bundle.systemPrompt).toContain("Collapse event (edited):");
+		const line = lastBodyLine(readFileSync(join(BUNDLED_SET, "harness.hbs"), "utf8"));
+		expect(bundle.systemPrompt).toContain(`${line} (edited)`);
+	});
+});
+
+describe("build: token budgets", () => {
+	it("fails at the budget's line when a fixture's rendering goes over it, and passes under it", async () => {
+		const dir = project();
+		const tools = join(dir, "templates/v1/tools.hbs");
+		edit(tools, /^(description: .*)$/m, "$1\nbudget: { tokens: 5 }");
+		const line = readFileSync(tools, "utf8").split("\n").indexOf("budget: { tokens: 5 }") + 1;
+		const over = await build(dir, "--update");
+		expect(over.code).toBe(1);
+		expect(over.stderr).toContain(
+			`error: ${tools}:${line}:11: tools is over its budget of 5 tokens: section tools of ${join(dir, "test/fixtures/child.jsonl")} takes`,
+		);
+		expect(over.stderr).toContain(`> ${line} | budget: { tokens: 5 }`);
+		edit(tools, "budget: { tokens: 5 }", "budget: { tokens: 5000 }");
+		expect(await build(dir, "--update")).toMatchObject({ code: 0 });
+		expect(await build(dir)).toMatchObject({ code: 0, stderr: "" });
 	});
 });

@@ -6,7 +6,11 @@
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
+import { jsonText } from "../src/render/json-writer.js";
+import { categoryOf, expectedSection, groupsOf } from "./support/expected.js";
 import { assistant, HEADER, section, user, writeLog } from "./support/session.js";
+import { NEWEST } from "./support/template-sets.js";
+import { hasRawControl } from "./support/terminal.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const EXAMPLES = join(import.meta.dirname, "fixtures/examples");
@@ -55,14 +59,14 @@ describe("render: text", () => {
 		expect(result.stdout).toContain("<lineage>");
 		expect(result.stdout).toContain("</lineage>");
 		expect(result.stdout).toContain("session-456");
-		expect(result.stdout).toMatch(/messages \(1\)/);
-		expect(result.stdout).toMatch(/--- 1\. collapse_context ---/);
+		expect(result.stdout).toMatch(/messages · 1 /);
+		expect(result.stdout).toMatch(/^──── #0 collapse_context → user · entry \S+ · /m);
 	});
 
 	it("lists user, assistant and toolResult roles in order", async () => {
 		const result = await run(["render", NO_COLLAPSE]);
 		expect(result.code, result.stderr).toBe(0);
-		const roles = [...result.stdout.matchAll(/^--- \d+\. (\S+) ---$/gm)].map((m) => m[1]);
+		const roles = [...result.stdout.matchAll(/^──── #\d+ (\S+) /gm)].map((m) => m[1]);
 		expect(roles).toEqual(["user", "assistant", "toolResult", "assistant"]);
 	});
 
@@ -80,7 +84,7 @@ describe("render --format json", () => {
 		expect(result.code, result.stderr).toBe(0);
 		const bundle = JSON.parse(result.stdout) as JsonBundle;
 		expect(Object.keys(bundle).sort()).toEqual(["messages", "meta", "systemPrompt"]);
-		expect(bundle.meta.templateVersion).toBe("v1");
+		expect(bundle.meta.templateVersion).toBe(NEWEST);
 		expect(section(bundle.systemPrompt, "lineage")).toContain("node-01JEXAMPLE0000000000000000");
 		expect(bundle.messages.map((m) => m.role)).toEqual(["collapse_context"]);
 	});
@@ -121,11 +125,10 @@ describe("render options", () => {
 		const after = await renderJson(COLLAPSE_CHILD, "--tools", "read,bash,zzz_unknown");
 		const tools = section(after.systemPrompt, "tools");
 		expect(tools).not.toBe(section(before.systemPrompt, "tools"));
-		expect(tools?.split("\n")).toEqual([
-			"- Files: read",
-			"- Execution: bash",
-			"- Other: zzz_unknown",
-		]);
+		expect(tools).toBe(
+			expectedSection("tools", { toolGroups: groupsOf(["read", "bash", "zzz_unknown"]) }),
+		);
+		expect(categoryOf("zzz_unknown")).toBe(groupsOf(["read", "zzz_unknown"]).at(-1)?.name);
 		expect(tools).not.toContain("session_graph");
 	});
 
@@ -133,8 +136,10 @@ describe("render options", () => {
 		const before = await renderJson(COLLAPSE_CHILD);
 		expect(before.systemPrompt).not.toContain("<memory>");
 		const after = await renderJson(COLLAPSE_CHILD, "--memory", "Use pnpm, not npm.");
-		expect(section(after.systemPrompt, "environment")).toContain(
-			"<memory>\nUse pnpm, not npm.\n</memory>",
+		expect(section(after.systemPrompt, "environment")).toBe(
+			expectedSection("environment", {
+				environment: { cwd: "/home/user/project", memory: "Use pnpm, not npm." },
+			}),
 		);
 	});
 
@@ -274,12 +279,36 @@ describe("render: inputs that are not logs", () => {
 		expect(result.stderr).toContain(`${EXAMPLES}: cannot read the session log (it is a directory)`);
 	});
 
-	it("exits 1, not 70, when a message is nested too deeply to print as JSON", async () => {
+	it("prints a message nested 100,000 deep as JSON and as text", async () => {
 		const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
-		const line = `{"type":"message","id":"d","parentId":null,"timestamp":"t","message":{"role":"user","content":"x","extra":${deep}}}`;
+		const line = `{"type":"message","id":"d","parentId":null,"timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"f","arguments":{"a":${deep}}}],"extra":${deep}}}`;
 		const path = writeLog(`${JSON.stringify(HEADER)}\n${line}\n`);
-		const result = await run(["render", path, "--format", "json"]);
-		expect(result.stderr).toMatch(/nested too deeply|Maximum call stack/);
+		const json = await run(["render", path, "--format", "json"]);
+		expect(json.code, json.stderr).toBe(0);
+		const parsed = JSON.parse(json.stdout) as { messages: { extra: unknown }[] };
+		expect(jsonText(parsed.messages[0]?.extra)).toBe(deep); // JSON.stringify would overflow
+		const text = await run(["render", path]);
+		expect(text.code, text.stderr).toBe(0);
+		expect(text.stdout).toContain("[tool call f]");
+		expect(text.stdout).toContain("nested too deeply: cut");
+	});
+
+	it("escapes control characters in file names and in warnings", async () => {
+		// A torn last line: a warning naming the file, in every reading mode.
+		const path = writeLog(`${JSON.stringify(HEADER)}\n{"type":"mess`, "evil\u001b]0;x\u0007");
+		const result = await run(["render", path]);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toContain("evil\\x1b]0;x\\x07");
+		expect(hasRawControl(result.stderr)).toBe(false);
+	});
+});
+
+describe("errors on a terminal", () => {
+	it("escape control characters in a located error's file name", async () => {
+		const path = writeLog("not a header\n", "bad\u001b[2J\u009b");
+		const result = await run(["render", path]);
 		expect(result.code).toBe(1);
+		expect(result.stderr).toContain("bad\\x1b[2J\\x9b");
+		expect(hasRawControl(result.stderr)).toBe(false);
 	});
 });

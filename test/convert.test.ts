@@ -12,7 +12,7 @@ import {
 	loadContext,
 } from "../src/index.js";
 import { entry, HEADER, user, writeLog } from "./support/session.js";
-import { templateSet, V1 } from "./support/template-sets.js";
+import { BUNDLED_SET, templateSet } from "./support/template-sets.js";
 
 const text = (messages: ContextMessage[]) =>
 	convertToLlm(messages).map((m) => {
@@ -71,7 +71,7 @@ describe("convertToLlm", () => {
 
 	it("frames compaction and branch summaries with their templates", () => {
 		const framing = (name: string, summary: string) =>
-			readFileSync(join(V1, `${name}.hbs`), "utf8")
+			readFileSync(join(BUNDLED_SET, `${name}.hbs`), "utf8")
 				.replace(/^---\n[\s\S]*?\n---\n/, "")
 				.replace("{{summary}}", summary)
 				.trimEnd();

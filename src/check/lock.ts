@@ -35,6 +35,21 @@ export interface LockInput {
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
+/**
+ * A template's text without its front-matter `budget` (the key and its
+ * indented lines): a budget changes no prompt, so changing it needs no bump.
+ */
+export function withoutBudget(text: string): string {
+	const lines = text.split("\n");
+	const end = lines.indexOf("---", 1);
+	const start = lines.findIndex((l, i) => i < end && /^budget\s*:/.test(l));
+	if (start === -1) return text;
+	let stop = start + 1;
+	while (stop < end && /^\s/.test(lines[stop] as string)) stop++;
+	lines.splice(start, stop - start);
+	return lines.join("\n");
+}
+
 /** The lock entry `input` would have. */
 export function lockEntry(input: LockInput): SetLock {
 	const templates: SetLock["templates"] = {};
@@ -42,7 +57,7 @@ export function lockEntry(input: LockInput): SetLock {
 		const t = input.source.templates.get(name);
 		templates[name] = {
 			version: input.templateVersions[name] ?? "",
-			sha256: sha256(t?.text ?? ""),
+			sha256: sha256(withoutBudget(t?.text ?? "")),
 		};
 	}
 	return {

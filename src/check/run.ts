@@ -21,6 +21,7 @@ import { readTemplateSets } from "../templates/load.js";
 import { precompiledPath } from "../templates/precompiled.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
+import { checkBudgets } from "./budgets.js";
 import { checkFixtures, type FixtureResult } from "./fixtures.js";
 import { checkLock, LOCK_FILE, type Lock, type LockInput, LockSchema, nextLock } from "./lock.js";
 import { checkReadme } from "./readme.js";
@@ -64,7 +65,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	const failed = (): CheckResult => ({ errors, fixtures: [] });
 
 	// 1. Every set checked and precompiled; 2. versions against the lock, for every set.
-	const sources = [...readTemplateSets(templates).values()];
+	const sources = [...readTemplateSets(templates, (d) => report([d])).values()];
 	const modules = new Map<string, string>();
 	for (const source of sources) {
 		try {
@@ -124,6 +125,13 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	}
 	const matching = fixtures.filter((r) => r.status === "ok").length;
 	reporter.info(`${matching} of ${fixtures.length} fixtures match their snapshots`);
+	report(
+		checkBudgets(
+			templates,
+			sources,
+			fixtures.map((r) => r.fixture),
+		),
+	);
 
 	// 5. README examples against the real rendering.
 	const readme = options.readme;
@@ -141,7 +149,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 }
 
 /** A located diagnostic with no frame gets one from its file, when it can be read. */
-function withFrame(d: Diagnostic): Diagnostic {
+export function withFrame(d: Diagnostic): Diagnostic {
 	if (d.frame !== undefined || d.file === undefined || d.line === undefined || !existsSync(d.file))
 		return d;
 	if (!d.file.endsWith(".hbs") && !d.file.endsWith(".yaml") && !d.file.endsWith(".json")) return d;

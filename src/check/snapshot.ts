@@ -5,6 +5,7 @@
  */
 import type { ContextBundle } from "../service.js";
 import type { LlmMessage } from "../session/messages.js";
+import { unifiedDiff } from "./line-diff.js";
 
 /** The snapshot text of a bundle. Paths and the fingerprint are left out: they vary. */
 export function snapshotText(bundle: ContextBundle, llm: readonly LlmMessage[]): string {
@@ -40,55 +41,9 @@ function llmText(message: LlmMessage): string {
 }
 
 /**
- * A unified-style line diff of two texts (`-` expected, `+` actual), with
- * two lines of context around each change. Empty when they are equal.
+ * A unified line diff of two texts (`-` expected, `+` actual), with two
+ * lines of context around each change, in linear space. Empty when equal.
  */
 export function diffLines(expected: string, actual: string, context = 2): string {
-	if (expected === actual) return "";
-	const a = expected.split("\n");
-	const b = actual.split("\n");
-	// Longest common subsequence lengths, row-major; snapshots are small.
-	const n = a.length;
-	const m = b.length;
-	const width = m + 1;
-	const lcs = new Uint32Array((n + 1) * width);
-	const at = (i: number, j: number) => lcs[i * width + j] as number;
-	for (let i = n - 1; i >= 0; i--) {
-		for (let j = m - 1; j >= 0; j--) {
-			lcs[i * width + j] =
-				a[i] === b[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
-		}
-	}
-	const ops: { op: " " | "-" | "+"; text: string }[] = [];
-	let i = 0;
-	let j = 0;
-	while (i < n || j < m) {
-		if (i < n && j < m && a[i] === b[j]) {
-			ops.push({ op: " ", text: a[i] as string });
-			i++;
-			j++;
-		} else if (j < m && (i === n || at(i, j + 1) >= at(i + 1, j))) {
-			ops.push({ op: "+", text: b[j++] as string });
-		} else {
-			ops.push({ op: "-", text: a[i++] as string });
-		}
-	}
-	const show = new Uint8Array(ops.length);
-	ops.forEach((o, k) => {
-		if (o.op === " ") return;
-		for (let c = Math.max(0, k - context); c <= Math.min(ops.length - 1, k + context); c++)
-			show[c] = 1;
-	});
-	const out: string[] = [];
-	let gap = false;
-	ops.forEach((o, k) => {
-		if (show[k] === 1) {
-			if (gap) out.push("  …");
-			gap = false;
-			out.push(`${o.op} ${o.text}`);
-		} else {
-			gap = out.length > 0;
-		}
-	});
-	return out.join("\n");
+	return unifiedDiff(expected, actual, { context });
 }

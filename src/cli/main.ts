@@ -13,6 +13,8 @@ Usage:
   theway-context render <session.jsonl> [options]   print the context bundle
   theway-context build [--update] [--templates DIR] check the templates, fixtures and snapshots
   theway-context serve --stdio                      a sidecar: JSON-RPC 2.0 over stdin/stdout
+  theway-context inspect <session.jsonl> [options]  measure each section and message in tokens
+  theway-context preview [session.jsonl|DIR]         a live page of the prompt, for editing templates
   theway-context <command> --help                   help for one command
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
@@ -29,6 +31,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 	render: async () => (await import("./render.js")).renderCommand,
 	build: async () => (await import("./build.js")).buildCommand,
 	serve: async () => (await import("./serve.js")).serveCommand,
+	inspect: async () => (await import("./inspect.js")).inspectCommand,
+	preview: async () => (await import("./preview.js")).previewCommand,
 };
 
 /** Runs the CLI on `argv` (without node and the script). */
@@ -49,8 +53,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 			return 2;
 		}
 		if (error instanceof ContextError) {
-			if (error.diagnostics.length === 0) io.stderr(`theway-context: ${error.message}\n`);
-			for (const d of error.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+			// Paths and session text in a message may hold control characters.
+			const { escapeControl } = await import("../render/terminal.js");
+			if (error.diagnostics.length === 0)
+				io.stderr(`theway-context: ${escapeControl(error.message)}\n`);
+			for (const d of error.diagnostics) io.stderr(`${escapeControl(formatDiagnostic(d))}\n`);
 			return 1;
 		}
 		io.stderr(
@@ -71,6 +78,8 @@ export async function runMain(): Promise<void> {
 		stdout: (text) => process.stdout.write(text),
 		stderr: (text) => process.stderr.write(text),
 		cwd: process.cwd(),
+		stdoutIsTTY: process.stdout.isTTY === true,
+		stderrIsTTY: process.stderr.isTTY === true,
 	});
 	process.exitCode = code;
 }

@@ -1,16 +1,17 @@
 /** `theway-context render`: a session log's context bundle, for people or programs. */
 import { resolve } from "node:path";
-import { ContextError, formatDiagnostic, usageError } from "../errors.js";
-import { type ContextBundle, ContextService } from "../service.js";
-import type { CollapseContextMessage, ContextMessage } from "../session/messages.js";
-import { type Io, parseCommandArgs } from "./io.js";
+import { usageError } from "../errors.js";
+import { writeText } from "../render/text.js";
+import { ContextService } from "../service.js";
+import { guardLength, type Io, parseCommandArgs, printDiagnostic, printJson } from "./io.js";
 
 export const RENDER_USAGE = `Usage: theway-context render <session.jsonl> [options]
 
 Prints the context bundle of a session log: the system prompt and the messages.
 
 Options:
-  --format text|json|llm   text (default): for people
+  --format text|json|llm   text (default): for people; long tool results cut
+                           to their first lines (--full shows all)
                            json: {"systemPrompt", "messages", "meta"}
                            llm: {"systemPrompt", "messages"} as a provider gets them
   --leaf ID                end the branch at entry ID instead of the latest entry
@@ -20,6 +21,7 @@ Options:
   --templates DIR          the templates folder (default: the bundled templates/)
   --template-version V     render with template set V, whatever the session pins
   --lenient                skip damaged lines (each one listed on stderr)
+  --full                   text: show long tool results and output whole
   --quiet                  do not print warnings
   -h, --help               this help
 `;
@@ -34,6 +36,7 @@ const OPTIONS = {
 	"template-version": { type: "string" },
 	lenient: { type: "boolean" },
 	quiet: { type: "boolean" },
+	full: { type: "boolean" },
 	help: { type: "boolean", short: "h" },
 } as const;
 
@@ -69,29 +72,25 @@ export async function renderCommand(args: string[], io: Io): Promise<number> {
 			: { templateVersion: values["template-version"] }),
 	});
 	if (values.quiet !== true) {
-		for (const d of bundle.meta.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+		for (const d of bundle.meta.diagnostics) printDiagnostic(io, d);
 	}
 	if (format === "json") {
-		io.stdout(
-			toJson({ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta }),
+		printJson(
+			io,
+			{ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta },
+			bundle.meta.file,
 		);
 	} else if (format === "llm") {
 		const messages = service.convertToLlm(bundle);
-		io.stdout(toJson({ systemPrompt: bundle.systemPrompt, messages }));
+		printJson(io, { systemPrompt: bundle.systemPrompt, messages }, bundle.meta.file);
 	} else {
-		io.stdout(formatText(bundle));
+		const set = service.templateSet(bundle.meta.templateVersion);
+		guardLength(
+			() => writeText(bundle, set, io.stdout, { full: values.full === true }),
+			bundle.meta.file,
+		);
 	}
 	return 0;
-}
-
-/** Pretty JSON; a message nested too deeply to print is a clear error, not a crash. */
-function toJson(value: unknown): string {
-	try {
-		return `${JSON.stringify(value, null, 2)}\n`;
-	} catch (error) {
-		if (!(error instanceof RangeError)) throw error;
-		throw new ContextError("render", "a message is nested too deeply to print as JSON");
-	}
 }
 
 function splitList(list: string): string[] {
@@ -99,62 +98,4 @@ function splitList(list: string): string[] {
 		.split(",")
 		.map((s) => s.trim())
 		.filter((s) => s !== "");
-}
-
-/** The bundle for people: the system prompt, then each message with its role. */
-export function formatText(bundle: ContextBundle): string {
-	const { meta } = bundle;
-	const model = meta.model === null ? "unknown" : `${meta.model.provider}/${meta.model.modelId}`;
-	const lines = [
-		`# session ${meta.sessionId}, leaf ${meta.leafId ?? "(none)"}, ${meta.entryCount} entries`,
-		`# templates ${meta.templateVersion} (${meta.templateFingerprint.slice(0, 12)}), model ${model}, thinking ${meta.thinkingLevel ?? "unknown"}`,
-		"",
-		"===== system prompt =====",
-		bundle.systemPrompt,
-		"",
-		`===== messages (${bundle.messages.length}) =====`,
-	];
-	bundle.messages.forEach((message, i) => {
-		lines.push("", `--- ${i + 1}. ${message.role} ---`, describe(message));
-	});
-	return `${lines.join("\n")}\n`;
-}
-
-function describe(message: ContextMessage): string {
-	if (message.role === "collapse_context")
-		return (message as CollapseContextMessage).payload.summary;
-	switch (message.role) {
-		case "compactionSummary":
-		case "branchSummary":
-			return message.summary;
-		case "bashExecution":
-			return `$ ${message.command}\n${message.output}`;
-		case "toolResult":
-			return `[${message.toolName}] ${contentText(message.content)}`;
-		case "custom":
-			return `[${message.customType}] ${contentText(message.content)}`;
-		default:
-			return contentText(message.content);
-	}
-}
-
-function contentText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.map((block: Record<string, unknown>) => {
-			switch (block.type) {
-				case "text":
-					return String(block.text);
-				case "thinking":
-					return `[thinking] ${String(block.thinking)}`;
-				case "toolCall":
-					return `[call ${String(block.name)}] ${JSON.stringify(block.arguments)}`;
-				case "image":
-					return `[image ${String(block.mimeType)}]`;
-				default:
-					return `[${String(block.type)}]`;
-			}
-		})
-		.join("\n");
 }

@@ -19,6 +19,8 @@ export const FrontMatterSchema = z.strictObject({
 	caps: z.record(z.enum(SUMMARY_LABELS), z.number().int().min(8)).optional(),
 	/** Framings: the line that opens the framing; session text can never forge it. */
 	marker: z.string().min(1).optional(),
+	/** The most tokens (o200k) this template's rendering may take in any fixture; `build` checks it. */
+	budget: z.strictObject({ tokens: z.number().int().positive() }).optional(),
 });
 export type FrontMatter = z.infer<typeof FrontMatterSchema>;
 

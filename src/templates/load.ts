@@ -1,7 +1,9 @@
 /**
  * Reading template sets from disk (the only file system access of the
- * templates stage). A templates folder holds one set per subfolder (`v1/`,
- * `v2/`, …), or is itself one set. Templates are the `.hbs` files of the
+ * templates stage). A templates folder holds one set per subfolder named
+ * `v<N>` (`v1/`, `v2/`, …), or is itself one set; any other subfolder (a
+ * `v2-wip/` draft, a backup) is not a set, and is reported, never taken as
+ * the default. Templates are the `.hbs` files of the
  * set's own folder: regular files only, no symlinks, nothing oversized. A
  * set's `categories.yaml` is its own or, failing that, the one beside the
  * templates folder (the package's top-level one); a set that must stay
@@ -10,7 +12,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ContextError } from "../errors.js";
+import { ContextError, type Diagnostic } from "../errors.js";
 import type { TemplateSetSource } from "./compile.js";
 
 /** A template file larger than this is refused. */
@@ -20,8 +22,17 @@ export const MAX_TEMPLATE_BYTES = 256 * 1024;
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_TEMPLATES_DIR = join(PACKAGE_ROOT, "templates");
 
-/** Every template set under `root`, by version, oldest first. */
-export function readTemplateSets(root: string): Map<string, TemplateSetSource> {
+/** The names a set folder may have: `v` and a number. */
+export const SET_FOLDER = /^v\d+$/;
+
+/**
+ * Every template set under `root`, by version, oldest first. Subfolders that
+ * are not named `v<N>` are skipped, each reported to `warn`.
+ */
+export function readTemplateSets(
+	root: string,
+	warn: (d: Diagnostic) => void = () => {},
+): Map<string, TemplateSetSource> {
 	const dir = resolve(root);
 	if (!existsSync(dir) || !lstatSync(dir).isDirectory()) {
 		throw new ContextError("io", "templates folder not found", { file: dir });
@@ -43,9 +54,16 @@ export function readTemplateSets(root: string): Map<string, TemplateSetSource> {
 			);
 		}
 	}
-	const versions = names
-		.filter((n) => !n.startsWith(".") && lstatSync(join(dir, n)).isDirectory())
-		.sort(compareVersions);
+	const folders = names.filter((n) => !n.startsWith(".") && lstatSync(join(dir, n)).isDirectory());
+	for (const n of folders.filter((f) => !SET_FOLDER.test(f))) {
+		warn({
+			severity: "warning",
+			code: "ignored_folder",
+			message: `${n}/ is not a template set (set folders are named v1, v2, …): ignored`,
+			file: join(dir, n),
+		});
+	}
+	const versions = folders.filter((f) => SET_FOLDER.test(f)).sort(compareVersions);
 	if (versions.length === 0) {
 		throw new ContextError("io", "no template set here (expected v1/, v2/, … or .hbs files)", {
 			file: dir,

@@ -1,13 +1,51 @@
-/** Deliberately broken template sets: a copy of the bundled v1 set with some files changed. */
+/**
+ * Template sets for tests: copies of the newest bundled set with some files
+ * changed, and edits derived from the templates themselves, so that no test
+ * depends on the shipped wording or on which set is the newest.
+ */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseTemplateFile } from "../../src/templates/front-matter.js";
+import { readTemplateSets } from "../../src/templates/load.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
-export const V1 = join(ROOT, "templates/v1");
+/** The newest bundled set's name (what a session renders with unless it pins one). */
+export const NEWEST = [...readTemplateSets(join(ROOT, "templates")).keys()].at(-1) as string;
+/** The newest bundled set's folder. */
+export const BUNDLED_SET = join(ROOT, "templates", NEWEST);
+
+/** The front-matter version of a template's text. */
+export function versionOf(text: string): string {
+	return parseTemplateFile(text, "template.hbs").meta.version;
+}
+
+/** A version one minor step after `version`. */
+export function bumped(version: string): string {
+	const [major, minor] = version.split(".").map(Number);
+	return `${major}.${(minor ?? 0) + 1}.0`;
+}
+
+/** The last non-blank line of a template's body. */
+export function lastBodyLine(text: string): string {
+	const lines = parseTemplateFile(text, "template.hbs").body.split("\n");
+	return lines.filter((l) => l.trim() !== "").at(-1) as string;
+}
+
+/** `text` with `suffix` added to the last non-blank line of its body. */
+export function editLastLine(text: string, suffix: string): string {
+	const line = lastBodyLine(text);
+	const at = text.lastIndexOf(line);
+	return text.slice(0, at + line.length) + suffix + text.slice(at + line.length);
+}
+
+/** `text` with its front-matter version set to `version`. */
+export function withVersion(text: string, version: string): string {
+	return text.replace(/^version: .*$/m, `version: "${version}"`);
+}
 
 /**
- * A templates folder holding one set `v1`, the bundled one with each file in
+ * A templates folder holding one set `v1`, the newest bundled one with each file in
  * `changes` replaced (a string) or rewritten (a function of its text);
  * `null` deletes the file.
  */
@@ -15,7 +53,7 @@ export function templateSet(
 	changes: Record<string, string | null | ((text: string) => string)> = {},
 ): string {
 	const root = mkdtempSync(join(tmpdir(), "theway-templates-"));
-	cpSync(V1, join(root, "v1"), { recursive: true });
+	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
 	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
 	for (const [name, change] of Object.entries(changes)) {
 		const file = name === "categories.yaml" ? join(root, name) : join(root, "v1", name);

@@ -1,0 +1,54 @@
+/**
+ * Token budgets at build time: every fixture is rendered with every set that
+ * declares a budget, and each template's renderings are measured against it
+ * (o200k). One located error per template over its budget, at the budget's
+ * line, naming the worst fixture.
+ */
+import type { Diagnostic } from "../errors.js";
+import {
+	type Budget,
+	type BudgetOverrun,
+	budgetDiagnostic,
+	overBudget,
+	templateBudgets,
+} from "../measure/budget.js";
+import { measureLoaded, measuringService } from "../measure/session.js";
+import { loadTokenizerSync } from "../measure/tokenizer.js";
+import type { TemplateSetSource } from "../templates/compile.js";
+
+/** Budget errors for `fixtures` rendered with each of `sources` that declares budgets. */
+export function checkBudgets(
+	templates: string,
+	sources: readonly TemplateSetSource[],
+	fixtures: readonly string[],
+): Diagnostic[] {
+	const withBudgets = sources
+		.map((source) => ({ source, budgets: templateBudgets(source) }))
+		.filter((s) => s.budgets.size > 0);
+	if (withBudgets.length === 0 || fixtures.length === 0) return [];
+	const tokenizer = loadTokenizerSync("o200k");
+	const target = measuringService({ templates });
+	const out: Diagnostic[] = [];
+	for (const { source, budgets } of withBudgets) {
+		const worst = new Map<string, { overrun: BudgetOverrun; fixture: string; count: number }>();
+		for (const fixture of fixtures) {
+			const { size } = measureLoaded(target, fixture, tokenizer, {
+				templateVersion: source.version,
+			});
+			for (const overrun of overBudget(size)) {
+				const seen = worst.get(overrun.template);
+				const name = fixture;
+				if (seen === undefined) worst.set(overrun.template, { overrun, fixture: name, count: 1 });
+				else {
+					seen.count++;
+					if (overrun.tokens > seen.overrun.tokens) Object.assign(seen, { overrun, fixture: name });
+				}
+			}
+		}
+		for (const [template, { overrun, fixture, count }] of worst) {
+			const d = budgetDiagnostic(overrun, budgets.get(template) as Budget, fixture);
+			out.push(count > 1 ? { ...d, message: `${d.message} (and ${count - 1} more over it)` } : d);
+		}
+	}
+	return out;
+}

@@ -1,0 +1,115 @@
+/** `theway-context preview`: a live page of what the model gets, for editing templates. */
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join, resolve } from "node:path";
+import { usageError } from "../errors.js";
+import { isTokenizerName, TOKENIZER_NAMES } from "../measure/tokenizer.js";
+import { startPreview } from "../preview/server.js";
+import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
+import { type Io, parseCommandArgs } from "./io.js";
+
+export const PREVIEW_USAGE = `Usage: theway-context preview [session.jsonl|DIR] [options]
+
+Serves a page on 127.0.0.1 showing what the model gets for a session: the
+system prompt section by section, each labelled with its template, and the
+messages as the model sees them, with their sizes. The page follows every
+save of a template or categories.yaml; the working copy of each set renders
+before its version is bumped. DIR is searched for *.jsonl (default: the
+current folder).
+
+Options:
+  --templates DIR   the templates folder (default: the bundled templates/)
+  --port N          the port (default 4770; 0 picks a free one)
+  --tokenizer T     o200k (default), cl100k or chars: how tokens are counted
+  --open            open the page in a browser
+  -h, --help        this help
+`;
+
+const DEFAULT_PORT = 4770;
+
+const OPTIONS = {
+	templates: { type: "string" },
+	port: { type: "string" },
+	tokenizer: { type: "string" },
+	open: { type: "boolean" },
+	help: { type: "boolean", short: "h" },
+} as const;
+
+export async function previewCommand(args: string[], io: Io): Promise<number> {
+	const { values, positionals } = parseCommandArgs(args, OPTIONS, PREVIEW_USAGE);
+	if (values.help === true) {
+		io.stdout(PREVIEW_USAGE);
+		return 0;
+	}
+	if (positionals.length > 1) throw usageError("expected one session log or folder", PREVIEW_USAGE);
+	const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+	if (!Number.isInteger(port) || port < 0 || port > 65535 || values.port?.trim() === "") {
+		throw usageError("--port must be an integer from 0 to 65535", PREVIEW_USAGE);
+	}
+	const tokenizer = values.tokenizer ?? "o200k";
+	if (!isTokenizerName(tokenizer)) {
+		throw usageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(", ")}`, PREVIEW_USAGE);
+	}
+	const server = await startPreview({
+		tokenizer,
+		sessions: resolve(io.cwd, positionals[0] ?? "."),
+		templates:
+			values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates),
+		port,
+		cwd: io.cwd,
+	});
+	io.stdout(`${server.url}\n`);
+	io.stdout(
+		`theway-context preview: ${server.catalog.size} session(s) from ${server.catalog.label}, templates ${server.workspace.show(server.workspace.templates)}; Ctrl-C stops\n`,
+	);
+	if (values.open === true) {
+		const opener = openBrowser(server.url);
+		io.stderr(
+			opener === undefined
+				? `no browser opener found (${openerCommand()[0]} is not on PATH): open ${server.url} yourself\n`
+				: `opening ${server.url} with ${opener}\n`,
+		);
+	}
+	await new Promise<void>((done) => {
+		const stop = () => {
+			process.off("SIGINT", stop);
+			process.off("SIGTERM", stop);
+			done();
+		};
+		process.on("SIGINT", stop);
+		process.on("SIGTERM", stop);
+	});
+	await server.close();
+	return 0;
+}
+
+/** The command that opens a URL in the default browser on this platform. */
+function openerCommand(): [string, ...string[]] {
+	if (process.platform === "darwin") return ["open"];
+	if (process.platform === "win32") return ["cmd", "/c", "start", ""];
+	return ["xdg-open"];
+}
+
+/** Opens `url` in a browser; the opener's name, or undefined when there is none. */
+function openBrowser(url: string): string | undefined {
+	const [command, ...args] = openerCommand();
+	if (!onPath(command)) return undefined;
+	const child = spawn(command, [...args, url], { detached: true, stdio: "ignore" });
+	child.on("error", () => {}); // the URL was printed: nothing else to do
+	child.unref();
+	return command;
+}
+
+function onPath(command: string): boolean {
+	const extensions = process.platform === "win32" ? [".exe", ".cmd", ""] : [""];
+	return (process.env.PATH ?? "").split(delimiter).some((dir) =>
+		extensions.some((ext) => {
+			try {
+				accessSync(join(dir, command + ext), constants.X_OK);
+				return true;
+			} catch {
+				return false;
+			}
+		}),
+	);
+}

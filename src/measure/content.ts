@@ -1,0 +1,102 @@
+/**
+ * What a provider-ready message says, as text: text blocks, thinking, and
+ * each tool call's name with its JSON arguments, one block a line. Images
+ * are not text: they are listed apart, with an estimate of their tokens.
+ * Total over any JSON value: a field that is not what it should be (an
+ * object for a text, arguments nested 100,000 deep) is printed as JSON,
+ * never thrown on.
+ */
+import { jsonText } from "../render/json-writer.js";
+
+export interface ImageInfo {
+	mimeType: string;
+	/** Pixel size, when the data's header tells it. */
+	width?: number;
+	height?: number;
+	/** Estimated tokens: pixels / 750, at most 1,600 (unknown size: 1,600). */
+	tokens: number;
+}
+
+export interface MessageContent {
+	text: string;
+	images: ImageInfo[];
+}
+
+/** Tokens of an image of unknown size, and the most any image is given. */
+export const IMAGE_TOKENS_MAX = 1600;
+
+/** A value that should be a string, as text whatever it is. */
+export function asText(value: unknown): string {
+	if (typeof value === "string") return value;
+	if (value === undefined) return "";
+	return jsonText(value);
+}
+
+/** The text and images of a message's `content` (a string or an array of blocks). */
+export function contentOf(content: unknown): MessageContent {
+	if (typeof content === "string") return { text: content, images: [] };
+	if (!Array.isArray(content)) return { text: asText(content), images: [] };
+	const parts: string[] = [];
+	const images: ImageInfo[] = [];
+	for (const block of content as unknown[]) {
+		if (block === null || typeof block !== "object" || Array.isArray(block)) {
+			parts.push(asText(block));
+			continue;
+		}
+		const b = block as Record<string, unknown>;
+		switch (b.type) {
+			case "text":
+				parts.push(asText(b.text));
+				break;
+			case "thinking":
+				parts.push(asText(b.thinking));
+				break;
+			case "toolCall":
+				parts.push(`${asText(b.name)} ${jsonText(b.arguments ?? {})}`);
+				break;
+			case "image":
+				images.push(imageInfo(b));
+				break;
+			default:
+				parts.push(jsonText(b));
+		}
+	}
+	return { text: parts.join("\n"), images };
+}
+
+function imageInfo(block: Record<string, unknown>): ImageInfo {
+	const mimeType = asText(block.mimeType);
+	const size = typeof block.data === "string" ? imageSize(block.data) : undefined;
+	if (size === undefined) return { mimeType, tokens: IMAGE_TOKENS_MAX };
+	const tokens = Math.min(IMAGE_TOKENS_MAX, Math.ceil((size.width * size.height) / 750));
+	return { mimeType, ...size, tokens };
+}
+
+/** Width and height from a base64 PNG, GIF or JPEG header, if it is one. */
+export function imageSize(base64: string): { width: number; height: number } | undefined {
+	const head = Buffer.from(base64.slice(0, 64 * 1024), "base64");
+	if (head.length >= 24 && head.readUInt32BE(0) === 0x89504e47) {
+		return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+	}
+	if (head.length >= 10 && head.toString("latin1", 0, 3) === "GIF") {
+		return { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
+	}
+	if (head.length >= 4 && head[0] === 0xff && head[1] === 0xd8) {
+		let i = 2;
+		while (i + 9 < head.length && head[i] === 0xff) {
+			const marker = head[i + 1] as number;
+			const length = head.readUInt16BE(i + 2);
+			if (
+				marker >= 0xc0 &&
+				marker <= 0xcf &&
+				marker !== 0xc4 &&
+				marker !== 0xc8 &&
+				marker !== 0xcc
+			) {
+				return { height: head.readUInt16BE(i + 5), width: head.readUInt16BE(i + 7) };
+			}
+			i += 2 + length;
+		}
+	}
+	return undefined;
+}

@@ -1,0 +1,81 @@
+/**
+ * Which template wrote which part of a system prompt. The set is compiled a
+ * second time with every partial wrapped in a pair of sentinels that session
+ * text cannot contain (a random nonce between NULs); the prompt is rendered
+ * with the same view, the sentinels are taken out, and where they stood
+ * gives each partial call's span. The result is used only when the text
+ * without sentinels equals the real prompt, so a span is always a slice of
+ * what the model gets.
+ */
+import { randomBytes } from "node:crypto";
+import Handlebars from "handlebars";
+import {
+	assembleSet,
+	COMPILE_OPTIONS,
+	checkTemplateSet,
+	metaOf,
+	type TemplateSetSource,
+} from "../templates/compile.js";
+import { ROOT_TEMPLATES, type SystemView } from "../view/schema.js";
+
+/** One partial call's output in the prompt: `text.slice(start, end)`. */
+export interface Span {
+	template: string;
+	start: number;
+	end: number;
+	/** 0 for a partial the skeleton calls (a section), 1 for one that calls, and so on. */
+	depth: number;
+}
+
+/** Every partial call's span in the prompt `source` renders for `view`, in document order. */
+export function traceSystemPrompt(
+	source: TemplateSetSource,
+	view: SystemView,
+	expected?: string,
+): Span[] | undefined {
+	const { files, categories } = checkTemplateSet(source);
+	const nonce = randomBytes(6).toString("hex");
+	const names = [...files.keys()];
+	const open = (i: number) => `\u0000${nonce}<${i}\u0000`;
+	const close = (i: number) => `\u0000${nonce}>${i}\u0000`;
+	const hb = Handlebars.create();
+	const fns = new Map<string, Handlebars.TemplateDelegate>();
+	names.forEach((name, i) => {
+		const fn = hb.compile(files.get(name)?.body ?? "", COMPILE_OPTIONS);
+		const root = (ROOT_TEMPLATES as readonly string[]).includes(name);
+		fns.set(name, root ? fn : (context, options) => open(i) + fn(context, options) + close(i));
+	});
+	const set = assembleSet(metaOf(source, files, categories), hb, fns);
+	const marked = set.render.system(view);
+	const pattern = new RegExp(`\\u0000${nonce}([<>])(\\d+)\\u0000`, "g");
+	const spans: Span[] = [];
+	const openSpans: Span[] = [];
+	let text = "";
+	let last = 0;
+	for (const m of marked.matchAll(pattern)) {
+		text += marked.slice(last, m.index);
+		last = (m.index as number) + m[0].length;
+		if (m[1] === "<") {
+			const span = {
+				template: names[Number(m[2])] as string,
+				start: text.length,
+				end: text.length,
+				depth: openSpans.length,
+			};
+			spans.push(span);
+			openSpans.push(span);
+		} else {
+			const span = openSpans.pop();
+			if (span !== undefined) span.end = text.length;
+		}
+	}
+	text += marked.slice(last);
+	// The real render trims trailing newlines after the last sentinel; do the same.
+	const trimmed = text.replace(/\n+$/, "");
+	for (const span of spans) {
+		span.start = Math.min(span.start, trimmed.length);
+		span.end = Math.min(span.end, trimmed.length);
+	}
+	if (expected !== undefined && trimmed !== expected) return undefined;
+	return spans;
+}

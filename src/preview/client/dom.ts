@@ -1,0 +1,19 @@
+/// <reference lib="dom" />
+/** Small DOM helpers for the preview page's script. */
+
+/** The element with this id (the page has each one it asks for). */
+export const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+export type Child = Node | string | undefined;
+
+/** An element with attributes and children. */
+export function el(
+	tag: string,
+	attrs: Record<string, string> = {},
+	...children: Child[]
+): HTMLElement {
+	const node = document.createElement(tag);
+	for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+	for (const child of children) if (child !== undefined) node.append(child);
+	return node;
+}

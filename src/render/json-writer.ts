@@ -1,0 +1,139 @@
+/**
+ * JSON text of any value, without recursion: a message nested 100,000 deep
+ * prints like any other, and no output is ever built as one string (chunks
+ * go to a writer), so its size is bounded by the output, not by the largest
+ * string the runtime holds. The text equals `JSON.stringify(value, null,
+ * indent)` for every JSON value nested less than `indentDepth` deep (64);
+ * deeper, the text goes on compact, since indenting every level of a value
+ * nested 100,000 deep would take billions of spaces. A cycle prints as
+ * `"[Circular]"`, and a value past `maxDepth` as {@link DEPTH_CUT}.
+ */
+
+export interface JsonWriteOptions {
+	/** Spaces per level; 0 for compact JSON (default 0). */
+	indent?: number;
+	/** Levels indented; deeper ones are written compact (default 64). */
+	indentDepth?: number;
+	/** Values nested deeper than this are cut (default: no limit). */
+	maxDepth?: number;
+	/** Receives the text, a chunk at a time. */
+	write(chunk: string): void;
+}
+
+/** The cut marker for a value nested deeper than `maxDepth`. */
+export const DEPTH_CUT = "[… nested too deeply: cut]";
+
+type Frame = {
+	/** Entries still to write: [key or undefined, value]. */
+	items: [string | undefined, unknown][];
+	next: number;
+	close: string;
+	value: object;
+	/** Entries written so far (a skipped object member writes nothing). */
+	written: number;
+};
+
+const CHUNK = 1 << 16;
+
+/** Writes `value` as JSON text to `options.write`. */
+export function writeJson(value: unknown, options: JsonWriteOptions): void {
+	const indent = options.indent ?? 0;
+	const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+	let buffer = "";
+	const out = (text: string) => {
+		buffer += text;
+		if (buffer.length >= CHUNK) {
+			options.write(buffer);
+			buffer = "";
+		}
+	};
+	const stack: Frame[] = [];
+	const onStack = new Set<object>();
+	const indentDepth = options.indentDepth ?? 64;
+	/** Whether the items of a container `level` deep are written on lines of their own. */
+	const pretty = (level: number) => indent > 0 && level <= indentDepth;
+	const newline = (level: number, depth: number) =>
+		pretty(level) ? `\n${" ".repeat(indent * depth)}` : "";
+
+	/** Writes a scalar, or opens a container (pushing its frame). */
+	const start = (raw: unknown, key: string | undefined, inArray: boolean): boolean => {
+		const v = toJsonValue(raw, key);
+		if (v === undefined || typeof v === "function" || typeof v === "symbol") {
+			if (!inArray) return false;
+			out("null");
+			return true;
+		}
+		if (v === null || typeof v !== "object") {
+			out(scalar(v));
+			return true;
+		}
+		if (onStack.has(v)) {
+			out('"[Circular]"');
+			return true;
+		}
+		if (stack.length >= maxDepth) {
+			out(JSON.stringify(DEPTH_CUT));
+			return true;
+		}
+		const isArray = Array.isArray(v);
+		const items: Frame["items"] = isArray
+			? (v as unknown[]).map((x) => [undefined, x])
+			: Object.keys(v).map((k) => [k, (v as Record<string, unknown>)[k]]);
+		out(isArray ? "[" : "{");
+		stack.push({ items, next: 0, close: isArray ? "]" : "}", value: v, written: 0 });
+		onStack.add(v);
+		return true;
+	};
+
+	start(value, "", true);
+	while (stack.length > 0) {
+		const frame = stack[stack.length - 1] as Frame;
+		if (frame.next === frame.items.length) {
+			stack.pop();
+			onStack.delete(frame.value);
+			out(
+				frame.written === 0
+					? frame.close
+					: `${newline(stack.length + 1, stack.length)}${frame.close}`,
+			);
+			continue;
+		}
+		const [key, item] = frame.items[frame.next++] as [string | undefined, unknown];
+		const isArray = key === undefined;
+		if (!isArray) {
+			// A member whose value JSON skips writes nothing at all.
+			const v = toJsonValue(item, key);
+			if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+		}
+		out(`${frame.written === 0 ? "" : ","}${newline(stack.length, stack.length)}`);
+		if (!isArray) out(`${JSON.stringify(key)}${pretty(stack.length) ? ": " : ":"}`);
+		frame.written++;
+		start(item, isArray ? String(frame.next - 1) : key, isArray);
+	}
+	if (buffer !== "") options.write(buffer);
+}
+
+/** `value` as one JSON string (for values known to be small). */
+export function jsonText(value: unknown, options: Omit<JsonWriteOptions, "write"> = {}): string {
+	const parts: string[] = [];
+	writeJson(value, { ...options, write: (chunk) => parts.push(chunk) });
+	return parts.join("");
+}
+
+function toJsonValue(value: unknown, key: string | undefined): unknown {
+	if (
+		value !== null &&
+		typeof value === "object" &&
+		typeof (value as { toJSON?: unknown }).toJSON === "function"
+	) {
+		return (value as { toJSON(key: string): unknown }).toJSON(key ?? "");
+	}
+	if (typeof value === "bigint") return value.toString();
+	return value;
+}
+
+function scalar(v: unknown): string {
+	if (typeof v === "string") return JSON.stringify(v);
+	if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null";
+	return String(v);
+}

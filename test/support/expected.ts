@@ -1,0 +1,77 @@
+/**
+ * Expected prompt text derived from the templates themselves: a view-model
+ * written out by the test, rendered by the bundled newest set. Tests assert
+ * that a session yields the right view (values, grouping, order); the
+ * wording stays the templates' own, reviewed in the snapshots.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { ContextService } from "../../src/index.js";
+import type { SystemView } from "../../src/view/schema.js";
+import { SUMMARY_LABELS } from "../../src/view/schema.js";
+import { section } from "./session.js";
+import { ROOT } from "./template-sets.js";
+
+const set = new ContextService().templateSet();
+
+/** The system prompt the bundled set renders for `view` (cwd defaults to the test header's). */
+export function expectedPrompt(view: Partial<SystemView> = {}): string {
+	return set.render.system({
+		harness: {},
+		toolGroups: [],
+		environment: { cwd: "/home/user/project" },
+		...view,
+	});
+}
+
+/** One section's text (inside its tags) as the bundled set renders it for `view`. */
+export function expectedSection(name: string, view: Partial<SystemView> = {}): string {
+	return section(expectedPrompt(view), name) as string;
+}
+
+/** The harness's default first line (no introduction in the session). */
+export const DEFAULT_INTRODUCTION = expectedSection("harness").split("\n")[0] as string;
+
+/** The framed compact summary for a critical-context-only summary. */
+export function expectedCollapse(criticalContext: string): string {
+	const components = SUMMARY_LABELS.map((label) => ({
+		label,
+		value: label === "critical context" ? criticalContext : "",
+	}));
+	return set.render["collapse-context"]({ components });
+}
+
+interface CategoriesFile {
+	other: string;
+	categories: { name: string; tools: string[] }[];
+}
+const categories = parse(readFileSync(join(ROOT, "categories.yaml"), "utf8")) as CategoriesFile;
+
+/** The name of the category `categories.yaml` lists `tool` under (exactly or by a prefix). */
+export function categoryOf(tool: string): string {
+	const exact = categories.categories.find((c) => c.tools.includes(tool));
+	if (exact !== undefined) return exact.name;
+	const byPrefix = categories.categories.find((c) =>
+		c.tools.some((t) => t.endsWith("*") && tool.startsWith(t.slice(0, -1))),
+	);
+	return byPrefix?.name ?? categories.other;
+}
+
+/** Where a category stands in `categories.yaml` (Other last). */
+export function categoryIndex(name: string): number {
+	const i = categories.categories.findIndex((c) => c.name === name);
+	return i === -1 ? categories.categories.length : i;
+}
+
+/** The tool groups a list of tools should make: by category in file order, sorted, deduplicated. */
+export function groupsOf(tools: readonly string[]): { name: string; tools: string[] }[] {
+	const groups = new Map<string, Set<string>>();
+	for (const tool of tools) {
+		const name = categoryOf(tool);
+		groups.set(name, (groups.get(name) ?? new Set()).add(tool));
+	}
+	return [...groups.entries()]
+		.sort(([a], [b]) => categoryIndex(a) - categoryIndex(b))
+		.map(([name, set]) => ({ name, tools: [...set].sort() }));
+}
