@@ -523,16 +523,18 @@ export function serialize(log: SessionLog): string {
 
 // ── corruptions ─────────────────────────────────────────────────────────────
 
-export type CorruptionKind =
-	| "torn"
-	| "flipByte"
-	| "removeLine"
-	| "duplicateLine"
-	| "breakParent"
-	| "cycle"
-	| "wrongType"
-	| "hugeString"
-	| "badUtf8";
+export const CORRUPTION_KINDS = [
+	"torn",
+	"flipByte",
+	"removeLine",
+	"duplicateLine",
+	"breakParent",
+	"cycle",
+	"wrongType",
+	"hugeString",
+	"badUtf8",
+] as const;
+export type CorruptionKind = (typeof CORRUPTION_KINDS)[number];
 
 /** A corruption: its kind and three numbers that pick where and how. */
 export interface Corruption {
