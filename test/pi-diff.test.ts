@@ -66,10 +66,18 @@ interface PiResult {
 	error?: string;
 }
 
-const fixtures = listFixtures(FIXTURES).map((file) => ({
-	file,
-	name: relative(FIXTURES, file).replace(/\.jsonl$/, ""),
-}));
+/** More logs to compare, by hand: `PI_DIFF_EXTRA=folder` (real logs kept outside the repo). */
+const EXTRA = process.env.PI_DIFF_EXTRA;
+const fixtures = [
+	...listFixtures(FIXTURES).map((file) => ({
+		file,
+		name: relative(FIXTURES, file).replace(/\.jsonl$/, ""),
+	})),
+	...(EXTRA === undefined ? [] : listFixtures(EXTRA)).map((file) => ({
+		file,
+		name: `extra/${relative(EXTRA as string, file).replace(/\.jsonl$/, "")}`,
+	})),
+];
 
 /** pi's context for each fixture that pi finishes loading, in one child process. */
 function runPi(files: readonly string[]): Map<string, PiResult> {
