@@ -16,13 +16,13 @@ describe("IdIndex", () => {
 		expect(index.get("")).toBeUndefined();
 	});
 
-	it("returns the first index of a duplicate and keeps it", () => {
-		const ids = ["a", "b"];
+	it("returns the earlier index of a duplicate and takes the later one, as pi does", () => {
+		const ids = ["a", "b", "a"];
 		const index = new IdIndex(ids);
-		index.set("a", 0);
+		expect(index.set("a", 0)).toBeUndefined();
 		index.set("b", 1);
 		expect(index.set("a", 2)).toBe(0);
-		expect(index.get("a")).toBe(0);
+		expect(index.get("a")).toBe(2);
 	});
 
 	it("tells apart ids whose hashes collide in the table", () => {

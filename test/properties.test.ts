@@ -106,14 +106,14 @@ function loaded(outcome: Outcome): ContextBundle {
 
 const isMetadata = (e: LogEntry) => e.type === "custom" && e.customType === "session_metadata";
 const isCompactContext = (e: LogEntry) => e.type === "custom" && e.customType === "compact_context";
-const isSessionLevel = (e: LogEntry) =>
-	isMetadata(e) || e.type === "label" || e.type === "session_info";
+/** A side record: theway's session_metadata with parentId null, never the leaf. */
+const isSideRecord = (e: LogEntry) => isMetadata(e) && e.parentId === null;
 
-/** The leaf: the last entry in file order that is not session-level. */
+/** The leaf: the last entry in file order, whatever its type, but a side record (as pi). */
 function leafOf(entries: readonly LogEntry[]): LogEntry | undefined {
 	for (let i = entries.length - 1; i >= 0; i--) {
 		const e = entries[i] as LogEntry;
-		if (!isSessionLevel(e)) return e;
+		if (!isSideRecord(e)) return e;
 	}
 	return undefined;
 }
@@ -197,7 +197,7 @@ function entryLineNumbers(bytes: Buffer): number[] {
 }
 
 /** Diagnostics that say a line was left out. */
-const DROPPED = new Set(["skipped_line", "duplicate_id", "torn_line"]);
+const DROPPED = new Set(["skipped_line", "torn_line"]);
 
 /**
  * Lenient mode drops nothing silently: every non-blank line after the header
@@ -571,7 +571,7 @@ describe("properties of valid logs", () => {
 					const cuts = cutPoints(bytes, picks);
 					const first = cuts[0] as number;
 					withLog(bytes.subarray(0, first), (path) => {
-						const kept = new ContextService({ lenient });
+						const kept = new ContextService({ strict: !lenient });
 						let written = first;
 						for (const cut of cuts) {
 							appendFileSync(path, bytes.subarray(written, cut));
@@ -580,7 +580,7 @@ describe("properties of valid logs", () => {
 						}
 						appendFileSync(path, '{"not json\n');
 						const incremental = load(path, {}, kept);
-						const fresh = load(path, { lenient });
+						const fresh = load(path, { strict: !lenient });
 						if (lenient) {
 							expect(JSON.stringify(loaded(incremental))).toBe(JSON.stringify(loaded(fresh)));
 						} else {
@@ -628,13 +628,13 @@ describe("properties of corrupted logs", () => {
 								const e = expectContextError(o.error, path, readFileSync(path));
 								return `${e.code} at line ${e.line}: ${e.reason}`;
 							};
-							const kept = new ContextService({ ...budget(retainBytes), lenient });
+							const kept = new ContextService({ ...budget(retainBytes), strict: !lenient });
 							let written = first;
 							for (const cut of cuts) {
 								appendFileSync(path, bytes.subarray(written, cut));
 								written = cut;
 								const incremental = summary(load(path, {}, kept));
-								const fresh = summary(load(path, { lenient }));
+								const fresh = summary(load(path, { strict: !lenient }));
 								expect(incremental, `after ${cut} of ${bytes.length} bytes`).toStrictEqual(fresh);
 							}
 						});
@@ -661,7 +661,7 @@ describe("properties of corrupted logs", () => {
 					const damaged = corrupt(original, c);
 					const intact = headerIntact(original, damaged.bytes);
 					withLog(damaged.bytes, (path) => {
-						const strict = load(path);
+						const strict = load(path, { strict: true });
 						if (!strict.ok) expectContextError(strict.error, path, damaged.bytes);
 						const lenient = load(path, { lenient: true });
 						if (!lenient.ok) expectContextError(lenient.error, path, damaged.bytes);
@@ -690,7 +690,7 @@ describe("properties of corrupted logs", () => {
 						const limit = maxLineBytes === undefined ? {} : { maxLineBytes };
 						const headerFits = maxLineBytes === undefined || original.indexOf(0x0a) <= maxLineBytes;
 						withLog(bytes, (path) => {
-							const strict = load(path, limit);
+							const strict = load(path, { ...limit, strict: true });
 							if (!strict.ok) expectContextError(strict.error, path, bytes);
 							const lenient = load(path, { ...limit, lenient: true });
 							if (!lenient.ok) expectContextError(lenient.error, path, bytes);
@@ -722,14 +722,14 @@ describe("properties of corrupted logs", () => {
 				fc.property(anyLog, fc.boolean(), (bytes, lenient) => {
 					const before = Buffer.from(bytes);
 					withLog(bytes, (path) => {
-						const service = new ContextService({ lenient });
+						const service = new ContextService({ strict: !lenient });
 						for (let i = 0; i < 2; i++) {
 							const outcome = load(path, {}, service);
 							if (outcome.ok) service.convertToLlm(outcome.bundle);
 							else expectContextError(outcome.error, path, before);
 							expect(readFileSync(path).equals(before)).toBe(true);
 						}
-						load(path, { lenient: !lenient });
+						load(path, { strict: lenient });
 						expect(readFileSync(path).equals(before)).toBe(true);
 					});
 				}),

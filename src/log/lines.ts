@@ -185,15 +185,18 @@ export class LineSplitter {
 		let reason = "not valid UTF-8";
 		if (isUtf8(rest)) {
 			const text = rest.toString("utf8");
+			let parsed: { value: unknown } | undefined;
 			try {
-				const value = text.trim() === "" ? undefined : JSON.parse(text);
-				this.offset += rest.length;
-				this.emit(text, this.offset - rest.length, rest.length, { value });
-				this.unterminated = true;
-				return;
+				parsed = { value: text.trim() === "" ? undefined : JSON.parse(text) };
 			} catch {
 				const error = locateJsonError(text);
 				reason = `${error.reason} at column ${error.column}`;
+			}
+			if (parsed !== undefined) {
+				this.offset += rest.length;
+				this.emit(text, this.offset - rest.length, rest.length, parsed);
+				this.unterminated = true;
+				return;
 			}
 		}
 		// Not consumed: if the writer finishes the line later, a reload reads it whole.
