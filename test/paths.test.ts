@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ContextService, convertToLlm, TemplateRegistry } from "../src/index.js";
-import { seemsCompacted } from "../src/log/read.js";
+import { holdsCompactionTag } from "../src/log/compaction-hint.js";
 import { readTemplateSets } from "../src/templates/load.js";
 import { precompiledPath, precompileTemplateSet } from "../src/templates/precompiled.js";
 import { HEADER, metadata, user, writeLog } from "./support/session.js";
@@ -122,22 +122,17 @@ describe("a kept-open session", () => {
 });
 
 describe("the lean read's compaction hint", () => {
-	const compaction = (json: string) => {
-		const path = join(dir, `hint-${Math.random().toString(36).slice(2)}.jsonl`);
-		writeFileSync(path, `${JSON.stringify(HEADER)}\n${json}\n`);
-		return path;
-	};
+	const line = (json: string) => Buffer.from(`${JSON.stringify(HEADER)}\n${json}\n`);
 
-	it("finds a compaction near the end, whatever the JSON spacing", () => {
-		expect(seemsCompacted(compaction('{"type":"compaction","id":"k"}'))).toBe(true);
-		expect(seemsCompacted(compaction('{"type" : "compaction", "id": "k"}'))).toBe(true);
-		expect(seemsCompacted(compaction('{\t"type":\t"compaction"}'))).toBe(true);
+	it("finds a compaction, whatever the JSON spacing", () => {
+		expect(holdsCompactionTag(line('{"type":"compaction","id":"k"}'))).toBe(true);
+		expect(holdsCompactionTag(line('{"type" : "compaction", "id": "k"}'))).toBe(true);
+		expect(holdsCompactionTag(line('{\t"type":\t"compaction"}'))).toBe(true);
 	});
 
 	it("finds none where there is none", () => {
-		expect(seemsCompacted(compaction('{"type":"message","summary":"type compaction"}'))).toBe(
-			false,
-		);
+		expect(holdsCompactionTag(line('{"type":"message","summary":"type compaction"}'))).toBe(false);
+		expect(holdsCompactionTag(line('{"kind":"compaction"}'))).toBe(false);
 	});
 });
 

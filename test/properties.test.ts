@@ -54,7 +54,7 @@ const runs = (share = 1) => Math.max(1, Math.round(RUNS * share));
 /** Per test: generous, since a run of FUZZ_RUNS=2000 is long (a hang fails the test here). */
 const TIMEOUT = Math.max(30_000, RUNS * 500);
 /** Options for a strict read (refuses damage) and the default tolerant one. */
-const STRICT = { strict: true } as ServiceOptions;
+const STRICT: ServiceOptions = { strict: true };
 const TOLERANT: ServiceOptions = {};
 
 const dir = mkdtempSync(join(tmpdir(), "theway-context-properties-"));
@@ -173,7 +173,7 @@ function entryLineNumbers(bytes: Buffer): number[] {
 }
 
 /** Diagnostics that say a line was left out. */
-const DROPPED = new Set(["skipped_line", "duplicate_id", "torn_line"]);
+const DROPPED = new Set(["skipped_line", "torn_line"]);
 
 /**
  * Lenient mode drops nothing silently: every non-blank line after the header

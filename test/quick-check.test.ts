@@ -7,10 +7,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { logSchemas } from "../src/log/describe.js";
 import { isCertainlyValidMessageEntry } from "../src/log/quick-check.js";
-import { KnownEntrySchema } from "../src/log/schema.js";
 import { entryLine } from "./support/arbitraries.js";
 
+const KnownEntrySchema = logSchemas().KnownEntry;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500) * 4;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -66,7 +66,7 @@ export function convertMessage(message: ContextMessage, set: TemplateSet): LlmMe
 		case "custom": {
 			const { text, rest } = splitContent(message.content);
 			const framed = set.render["custom-message"]({
-				customType: cleanLine(message.customType),
+				customType: cleanLine(message.customType ?? ""),
 				text: clean(text),
 			});
 			return user(framed, message.timestamp, rest);
