@@ -14,6 +14,7 @@ import { resolve } from "node:path";
 import { ContextError, type Diagnostic } from "./errors.js";
 import { OpenLog, type OpenLogOptions } from "./log/open-log.js";
 import { STDIN } from "./log/read.js";
+import { carrySet, setOfBundle } from "./render/bundle-set.js";
 import { convertMessages } from "./render/convert.js";
 import { renderSystemPrompt } from "./render/system-prompt.js";
 import type { ContextMessage, LlmMessage } from "./session/messages.js";
@@ -143,27 +144,34 @@ export class ContextService {
 			...projection.diagnostics,
 			...summaryDiagnostics,
 		].sort(byLine);
-		return {
-			systemPrompt: renderSystemPrompt(set, view),
-			messages: projection.messages,
-			entryIds: projection.entryIds,
-			meta: {
-				sessionId: header.id,
-				file: log.path === STDIN ? log.name : log.path,
-				leafId: projection.leafId ?? null,
-				templateVersion: set.version,
-				templateFingerprint: set.fingerprint,
-				model: projection.model ?? null,
-				thinkingLevel: projection.thinkingLevel ?? null,
-				entryCount: tree.size,
-				diagnostics,
+		return carrySet(
+			{
+				systemPrompt: renderSystemPrompt(set, view),
+				messages: projection.messages,
+				entryIds: projection.entryIds,
+				meta: {
+					sessionId: header.id,
+					file: log.path === STDIN ? log.name : log.path,
+					leafId: projection.leafId ?? null,
+					templateVersion: set.version,
+					templateFingerprint: set.fingerprint,
+					model: projection.model ?? null,
+					thinkingLevel: projection.thinkingLevel ?? null,
+					entryCount: tree.size,
+					diagnostics,
+				},
 			},
-		};
+			set,
+		);
 	}
 
 	/** The provider-ready messages of `bundle`, framed by the set that rendered it. */
-	convertToLlm(bundle: ContextBundle): LlmMessage[] {
-		return convertMessages(bundle.messages, this.registry.get(bundle.meta.templateVersion));
+	convertToLlm(bundle: ContextBundle, options: { diagnostics?: Diagnostic[] } = {}): LlmMessage[] {
+		return convertMessages(
+			bundle.messages,
+			setOfBundle(bundle, this.registry),
+			options.diagnostics,
+		);
 	}
 
 	/** The compiled template set `version` (default: the newest). */
@@ -277,14 +285,20 @@ export function loadContext(
 /**
  * The provider-ready form of a bundle's messages. Given the bundle, it frames
  * them with the template set that rendered it; given bare messages, with
- * `templateVersion` (default: the newest set).
+ * `templateVersion` of `templates` (default: the newest set). Messages of an
+ * unknown role are left out with a warning, into `diagnostics` when given.
  */
 export function convertToLlm(
 	input: ContextBundle | readonly ContextMessage[],
-	options: { templates?: string; templateVersion?: string } = {},
+	options: { templates?: string; templateVersion?: string; diagnostics?: Diagnostic[] } = {},
 ): LlmMessage[] {
 	const bundle = Array.isArray(input) ? undefined : (input as ContextBundle);
 	const messages = bundle === undefined ? (input as readonly ContextMessage[]) : bundle.messages;
-	const version = options.templateVersion ?? bundle?.meta.templateVersion;
-	return convertMessages(messages, TemplateRegistry.for(options.templates).get(version));
+	const registry = TemplateRegistry.for(options.templates);
+	const chosen = options.templates !== undefined || options.templateVersion !== undefined;
+	const set =
+		bundle === undefined || chosen
+			? registry.get(options.templateVersion ?? bundle?.meta.templateVersion)
+			: setOfBundle(bundle, registry);
+	return convertMessages(messages, set, options.diagnostics);
 }

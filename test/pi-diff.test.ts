@@ -25,7 +25,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listFixtures } from "../src/check/fixtures.js";
 import { type ContextBundle, ContextService, type LlmMessage } from "../src/index.js";
-import { neutralizeBlock } from "../src/view/neutralize.js";
+import { neutralize } from "../src/view/neutralize.js";
 
 const PI_VERSION = "0.73.1";
 const REFERENCE =
@@ -96,19 +96,20 @@ function runPi(files: readonly string[]): Map<string, PiResult> {
 	return out;
 }
 
-/** The session text of a pi message, as the fields theway neutralises before framing. */
-function sessionText(m: PiMessage): string[] {
+/** The session text of a pi message: the fields theway neutralises, and whether as one line. */
+function sessionText(m: PiMessage): { raw: string; line: boolean }[] {
+	const block = (raw: string | undefined) => ({ raw: raw ?? "", line: false });
 	switch (m.role) {
 		case "compactionSummary":
 		case "branchSummary":
-			return [m.summary ?? ""];
+			return [block(m.summary)];
 		case "custom":
-			if (typeof m.content === "string") return [m.content];
+			if (typeof m.content === "string") return [block(m.content)];
 			return (m.content as { type: string; text?: unknown }[])
 				.filter((b) => b.type === "text" && typeof b.text === "string")
-				.map((b) => b.text as string);
+				.map((b) => block(b.text as string));
 		case "bashExecution":
-			return [m.command ?? "", m.output ?? "", m.fullOutputPath ?? ""];
+			return [block(m.command), block(m.output), { raw: m.fullOutputPath ?? "", line: true }];
 		default:
 			return []; // user, assistant and tool results pass as they are
 	}
@@ -126,8 +127,8 @@ function escapedLike(
 ): { message: unknown; escaped: number } {
 	let json = JSON.stringify(llm);
 	let escaped = 0;
-	for (const raw of sessionText(source)) {
-		const clean = neutralizeBlock(raw, markers);
+	for (const { raw, line } of sessionText(source)) {
+		const clean = neutralize(raw, markers, { line });
 		if (raw === "" || clean === raw) continue;
 		const from = JSON.stringify(raw).slice(1, -1);
 		expect(json, `pi's text holds the field ${from}`).toContain(from);

@@ -1,102 +1,143 @@
 /**
- * Materialising a bundle's messages for a provider: user, assistant and tool
- * results pass through; every other kind becomes user text through its
- * framing template (collapse summary, compaction summary, branch summary,
- * custom message, bash execution). Session text is neutralised again here,
- * so messages built by hand get the same protection.
+ * Materialising a bundle's messages for a provider, as pi's `convertToLlm`
+ * does: user, assistant and tool results pass through; a custom message
+ * becomes a user message with its content as written; theway's summary roles
+ * (collapse summary, compaction summary, branch summary) and bash executions
+ * become user text through their framing templates. Session text in what
+ * becomes user text is neutralised (again: messages built by hand get the
+ * same protection), and that escape is the only change to it.
  */
-import type { AgentMessage } from "../log/schema.js";
+import type { Diagnostic } from "../errors.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet } from "../templates/compile.js";
 import { deriveSummary } from "../view/derive.js";
-import { neutralizeBlock, neutralizeLine } from "../view/neutralize.js";
+import { neutralize } from "../view/neutralize.js";
+import { cleanContent } from "./content.js";
 
-type Block = { type: string; text?: string; [key: string]: unknown };
+type Loose = Record<string, unknown>;
 
-/** The provider-ready form of `messages`, framed with `set`'s templates. */
+/**
+ * The provider-ready form of `messages`, framed with `set`'s templates. A
+ * message of an unknown role (or no message at all) is left out, as pi
+ * does, but never silently: a warning goes to `diagnostics`, or, when none
+ * is given, to `process.emitWarning`.
+ */
 export function convertMessages(
 	messages: readonly ContextMessage[],
 	set: TemplateSet,
+	diagnostics?: Diagnostic[],
 ): LlmMessage[] {
 	const out: LlmMessage[] = [];
-	for (const message of messages) {
+	messages.forEach((message, index) => {
 		const converted = convertMessage(message, set);
 		if (converted !== undefined) out.push(converted);
-	}
+		else if (!isExcludedBash(message)) warn(unknownRole(message, index), diagnostics);
+	});
 	return out;
 }
 
 /**
  * The provider-ready form of one message, or undefined for one that stays
- * out of the model's context (a bash execution excluded from it).
+ * out of the model's context (a bash execution excluded from it, an unknown role).
  */
 export function convertMessage(message: ContextMessage, set: TemplateSet): LlmMessage | undefined {
-	const clean = (text: string) => neutralizeBlock(text, set.markers);
-	const cleanLine = (text: string) => neutralizeLine(text, set.markers);
-	const user = (text: string, timestamp: unknown, extra: Block[] = []): LlmMessage => ({
+	if (message === null || typeof message !== "object") return undefined;
+	const m = message as Loose;
+	const clean = (text: string) => neutralize(text, set.markers);
+	const text = (value: unknown) => clean(textOf(value));
+	const line = (value: unknown) => neutralize(textOf(value), set.markers, { line: true });
+	const user = (content: unknown): LlmMessage => ({
 		role: "user",
-		content: [{ type: "text", text }, ...extra],
-		...(typeof timestamp === "number" ? { timestamp } : {}),
+		content,
+		...(typeof m.timestamp === "number" ? { timestamp: m.timestamp } : {}),
 	});
-	if ("type" in message && message.role === "collapse_context") {
-		const { components } = deriveSummary(message.payload.summary, set.caps, set.markers);
-		return user(set.render["collapse-context"]({ components }), undefined);
+	const framed = (body: string) => user([{ type: "text", text: body }]);
+	if (m.type === "custom" && m.role === "collapse_context") {
+		const payload = m.payload as { summary?: unknown } | undefined;
+		const stored = typeof payload?.summary === "string" ? payload.summary : "";
+		const { components } = deriveSummary(stored, set.caps, set.markers);
+		return framed(set.render["collapse-context"]({ components }));
 	}
-	switch (message.role) {
+	switch (m.role) {
 		case "user":
 		case "assistant":
 		case "toolResult":
 			return message as LlmMessage;
+		case "custom": {
+			// As pi: string content becomes one text block; blocks keep their order.
+			const content =
+				typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
+			return user(cleanContent(content, clean));
+		}
 		case "compactionSummary":
-			return user(
+			return framed(
 				set.render["compaction-summary"]({
-					summary: clean(message.summary),
-					...(message.tokensBefore === undefined ? {} : { tokensBefore: message.tokensBefore }),
+					summary: text(m.summary),
+					...(typeof m.tokensBefore === "number" ? { tokensBefore: m.tokensBefore } : {}),
 				}),
-				message.timestamp,
 			);
 		case "branchSummary":
-			return user(
+			return framed(
 				set.render["branch-summary"]({
-					summary: clean(message.summary),
-					...(message.fromId === undefined ? {} : { fromId: cleanLine(message.fromId) }),
+					summary: text(m.summary),
+					...(m.fromId === undefined ? {} : { fromId: line(m.fromId) }),
 				}),
-				message.timestamp,
 			);
-		case "custom": {
-			const { text, rest } = splitContent(message.content);
-			const framed = set.render["custom-message"]({
-				customType: cleanLine(message.customType ?? ""),
-				text: clean(text),
-			});
-			return user(framed, message.timestamp, rest);
-		}
 		case "bashExecution": {
-			const m = message as Extract<AgentMessage, { role: "bashExecution" }>;
 			if (m.excludeFromContext === true) return undefined;
-			const framed = set.render["bash-execution"]({
-				command: clean(m.command),
-				output: clean(m.output),
-				...(typeof m.exitCode === "number" ? { exitCode: m.exitCode } : {}),
-				cancelled: m.cancelled === true,
-				truncated: m.truncated === true,
-				...(m.fullOutputPath === undefined ? {} : { fullOutputPath: clean(m.fullOutputPath) }),
-			});
-			return user(framed, m.timestamp);
+			return framed(
+				set.render["bash-execution"]({
+					command: text(m.command),
+					output: text(m.output),
+					...(typeof m.exitCode === "number" ? { exitCode: m.exitCode } : {}),
+					cancelled: m.cancelled === true,
+					truncated: m.truncated === true,
+					...(m.fullOutputPath === undefined ? {} : { fullOutputPath: line(m.fullOutputPath) }),
+				}),
+			);
 		}
 		default:
 			return undefined;
 	}
 }
 
-/** Text blocks joined into one string; other blocks (images) kept as they are. */
-function splitContent(content: unknown): { text: string; rest: Block[] } {
-	if (typeof content === "string") return { text: content, rest: [] };
-	const texts: string[] = [];
-	const rest: Block[] = [];
-	for (const block of content as Block[]) {
-		if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
-		else rest.push(block);
+/** A field that should be text, as text (a message built by hand may hold anything). */
+function textOf(value: unknown): string {
+	if (typeof value === "string") return value;
+	if (value === undefined || value === null) return "";
+	try {
+		return String(value);
+	} catch {
+		return "";
 	}
-	return { text: texts.join("\n"), rest };
+}
+
+function isExcludedBash(message: unknown): boolean {
+	const m = message as Loose | null;
+	return (
+		m !== null &&
+		typeof m === "object" &&
+		m.role === "bashExecution" &&
+		m.excludeFromContext === true
+	);
+}
+
+function unknownRole(message: unknown, index: number): Diagnostic {
+	const role =
+		message !== null && typeof message === "object" ? (message as Loose).role : undefined;
+	const named = typeof role === "string" ? JSON.stringify(role) : `(${typeof role})`;
+	const what =
+		message === null || typeof message !== "object"
+			? `is not a message (${message === null ? "null" : typeof message})`
+			: `has an unknown role ${named}`;
+	return {
+		severity: "warning",
+		code: "unknown_message_role",
+		message: `message ${index} ${what}: left out of the model's context`,
+	};
+}
+
+function warn(d: Diagnostic, diagnostics: Diagnostic[] | undefined): void {
+	if (diagnostics !== undefined) diagnostics.push(d);
+	else process.emitWarning(d.message, { code: d.code });
 }

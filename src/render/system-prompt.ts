@@ -5,10 +5,16 @@
  */
 import { ContextError } from "../errors.js";
 import type { TemplateSet } from "../templates/compile.js";
-import { SECTIONS, type SystemView } from "../view/schema.js";
+import { fold } from "../view/fold.js";
+import { SECTIONS, tagPattern } from "../view/reserved.js";
+import type { SystemView } from "../view/schema.js";
 
-/** Anything that reads as a section tag, wherever it stands (session values cannot hold one). */
-const TAG = new RegExp(`<\\s*(?:/\\s*)?(?:${SECTIONS.join("|")})\\b[^>]*>`, "gi");
+/**
+ * Anything that reads as a section tag, on the folded text: look-alikes,
+ * zero-width characters, case and spacing included. Up to its `>` when it
+ * has one before the next `<` or line end (so the scan stays linear).
+ */
+const TAG = new RegExp(`${tagPattern(SECTIONS)}(?:[^<>\\n]*>)?`, "g");
 
 /** Renders the system prompt of `view` with `set`, sections guaranteed in order. */
 export function renderSystemPrompt(set: TemplateSet, view: SystemView): string {
@@ -19,27 +25,30 @@ export function renderSystemPrompt(set: TemplateSet, view: SystemView): string {
 
 /**
  * Throws unless the section tags of `text` are exactly harness, tools,
- * environment and (iff `lineage`) lineage, in order, each alone on its line.
+ * environment and (iff `lineage`) lineage, in order, each alone on its line,
+ * and nothing else in it reads as one.
  */
 export function assertSections(text: string, lineage: boolean, version = "?"): void {
 	const expected = (lineage ? SECTIONS : SECTIONS.slice(0, 3)).flatMap((s) => [
 		`<${s}>`,
 		`</${s}>`,
 	]);
-	const found = [...text.matchAll(TAG)];
-	const alone = (m: RegExpMatchArray) => {
-		const start = m.index ?? 0;
-		const end = start + m[0].length;
-		return (start === 0 || text[start - 1] === "\n") && (end === text.length || text[end] === "\n");
-	};
+	const folded = fold(text);
+	const found = [...folded.text.matchAll(TAG)].map((m) => {
+		const start = folded.origin(m.index);
+		const end = folded.origin(m.index + m[0].length);
+		return { tag: text.slice(start, end), start, end };
+	});
+	const alone = ({ start, end }: { start: number; end: number }) =>
+		(start === 0 || text[start - 1] === "\n") && (end === text.length || text[end] === "\n");
 	const ok =
 		found.length === expected.length &&
-		found.every((m, i) => m[0] === expected[i] && alone(m)) &&
+		found.every((f, i) => f.tag === expected[i] && alone(f)) &&
 		text.startsWith("<harness>");
 	if (!ok) {
 		throw new ContextError(
 			"section_order",
-			`template set ${version} rendered section tags ${found.map((m) => m[0]).join(" ") || "(none)"}; expected ${expected.join(" ")}, each alone on its line`,
+			`template set ${version} rendered section tags ${found.map((f) => JSON.stringify(f.tag)).join(" ") || "(none)"}; expected ${expected.join(" ")}, each alone on its line`,
 		);
 	}
 }

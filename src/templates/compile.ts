@@ -76,7 +76,9 @@ export function checkTemplateSet(source: TemplateSetSource): {
 			fn();
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
-			diagnostics.push(error.toDiagnostic());
+			diagnostics.push(
+				...(error.diagnostics.length > 0 ? error.diagnostics : [error.toDiagnostic()]),
+			);
 		}
 	};
 	const files = new Map<string, TemplateFile>();

@@ -7,16 +7,47 @@ import type { HelperSignature } from "./typecheck.js";
 
 type Helper = (...args: unknown[]) => unknown;
 
-/** `{{join list ", "}}`: the items of a list, with a separator (default ", "). */
+/** `{{join list ", "}}`: the items of a list of strings, with a separator (default ", "). */
 function join(list: unknown, separator: unknown): string {
 	const sep = typeof separator === "string" ? separator : ", ";
 	return Array.isArray(list) ? list.map(String).join(sep) : "";
 }
 
+/** The length of the longest run of backticks in `text`. */
+function longestBacktickRun(text: string): number {
+	let longest = 0;
+	for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+	return longest;
+}
+
+/** `{{fence text}}`: a code fence `text` cannot close (three backticks, or one more than its longest run). */
+function fence(text: unknown): string {
+	return "`".repeat(Math.max(3, longestBacktickRun(String(text)) + 1));
+}
+
+/**
+ * `{{code text}}`: `text` as an inline code span it cannot close: one backtick
+ * more than its longest run, and a space inside when it starts or ends with one.
+ */
+function code(text: unknown): string {
+	const s = String(text);
+	const tick = "`".repeat(longestBacktickRun(s) + 1);
+	const pad = s.startsWith("`") || s.endsWith("`") ? " " : "";
+	return `${tick}${pad}${s}${pad}${tick}`;
+}
+
 export const HELPERS: Readonly<Record<string, { fn: Helper; signature: HelperSignature }>> = {
 	join: {
 		fn: (list, separator, options) => join(list, options === undefined ? undefined : separator),
-		signature: { params: ["array", "string"], optionalParams: 1, returns: "string" },
+		signature: { params: ["string[]", "string"], optionalParams: 1, returns: "string" },
+	},
+	fence: {
+		fn: (text) => fence(text),
+		signature: { params: ["string"], returns: "string" },
+	},
+	code: {
+		fn: (text) => code(text),
+		signature: { params: ["string"], returns: "string" },
 	},
 };
 

@@ -1,17 +1,21 @@
 /**
- * YAML 1.2 parsing with positions. Duplicate keys, unknown tags and every
- * other YAML error or warning fail with the file, line and column; a zod
+ * YAML 1.2 parsing with positions. Duplicate keys, unknown tags, aliases
+ * that expand beyond reason and every other YAML error or warning fail with
+ * the file, line and column, all of a file's problems at once; a zod
  * validation issue is located at the node its path names.
  */
-import { isNode, LineCounter, parseDocument } from "yaml";
+import { isAlias, isNode, LineCounter, parseDocument, visit } from "yaml";
 import type { z } from "zod";
-import { ContextError, type ErrorCode } from "../errors.js";
+import { ContextError, type Diagnostic, type ErrorCode } from "../errors.js";
 
 export interface ParsedYaml {
 	value: unknown;
 	/** The 1-based line and column of the node at `path` (or the nearest parent). */
 	locate(path: readonly PropertyKey[]): { line: number; column: number };
 }
+
+/** How many alias expansions a file may make: plenty for data, far from a "billion laughs". */
+const MAX_ALIAS_COUNT = 100;
 
 /**
  * Parses `text`, whose first line is line `firstLine` of `file`.
@@ -27,13 +31,33 @@ export function parseYaml(text: string, file: string, code: ErrorCode, firstLine
 		prettyErrors: false,
 		lineCounter,
 	});
-	const problem = doc.errors[0] ?? doc.warnings[0];
-	if (problem !== undefined) {
-		const pos = lineCounter.linePos(problem.pos[0]);
-		const reason = problem.message.split("\n")[0] ?? problem.message;
-		throw new ContextError(code, reason, { file, line: pos.line + firstLine - 1, column: pos.col });
+	const at = (offset: number) => {
+		const pos = lineCounter.linePos(offset);
+		return { file, line: pos.line + firstLine - 1, column: pos.col };
+	};
+	const problems = [...doc.errors, ...doc.warnings].sort((a, b) => a.pos[0] - b.pos[0]);
+	if (problems.length > 0) {
+		throw located(
+			code,
+			problems.map((p) => ({ reason: p.message.split("\n")[0] ?? p.message, ...at(p.pos[0]) })),
+		);
 	}
-	const value = doc.toJS({ maxAliasCount: 100 });
+	let value: unknown;
+	try {
+		value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+	} catch (error) {
+		// The yaml package refuses a resource-exhaustion attack with a bare ReferenceError.
+		let first: number | undefined;
+		visit(doc, {
+			Alias(_, node) {
+				if (isAlias(node) && node.range) first ??= node.range[0];
+			},
+		});
+		const reason = /alias/i.test(String((error as Error)?.message))
+			? `too many aliases: expanding them would take more than ${MAX_ALIAS_COUNT} copies (write the data out instead)`
+			: `unreadable YAML: ${(error as Error)?.message ?? String(error)}`;
+		throw located(code, [{ reason, ...at(first ?? 0) }], error);
+	}
 	return {
 		value,
 		locate(path) {
@@ -49,7 +73,7 @@ export function parseYaml(text: string, file: string, code: ErrorCode, firstLine
 	};
 }
 
-/** Validates parsed YAML; the first issue becomes a located error. */
+/** Validates parsed YAML; every issue becomes a located diagnostic of one error. */
 export function validateYaml<T extends z.ZodType>(
 	schema: T,
 	parsed: ParsedYaml,
@@ -59,13 +83,30 @@ export function validateYaml<T extends z.ZodType>(
 ): z.infer<T> {
 	const result = schema.safeParse(parsed.value);
 	if (result.success) return result.data;
-	const issue = result.error.issues[0] as z.core.$ZodIssue;
-	// An unknown key is best shown where it stands.
-	const path =
-		issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] as string] : issue.path;
-	const where = path.length === 0 ? "" : ` at ${path.join(".")}`;
-	throw new ContextError(code, `invalid ${what}${where}: ${issue.message}`, {
-		file,
-		...parsed.locate(path),
+	const problems = result.error.issues.map((issue) => {
+		// An unknown key is best shown where it stands.
+		const path =
+			issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] as string] : issue.path;
+		const where = path.length === 0 ? "" : ` at ${path.join(".")}`;
+		return { reason: `invalid ${what}${where}: ${issue.message}`, file, ...parsed.locate(path) };
+	});
+	throw located(code, problems);
+}
+
+type Problem = { reason: string; file: string; line: number; column: number };
+
+/** One error for a file's problems: the first as its message, all as its diagnostics. */
+function located(code: ErrorCode, problems: readonly Problem[], cause?: unknown): ContextError {
+	const [first, ...rest] = problems as [Problem, ...Problem[]];
+	const diagnostics: Diagnostic[] = problems.map(({ reason, ...where }) => ({
+		severity: "error",
+		code,
+		message: reason,
+		...where,
+	}));
+	const more = rest.length > 0 ? ` (and ${rest.length} more)` : "";
+	return new ContextError(code, `${first.reason}${more}`, first, {
+		diagnostics,
+		...(cause === undefined ? {} : { cause }),
 	});
 }

@@ -6,7 +6,7 @@
 import type { Diagnostic } from "../errors.js";
 import type { Header, SessionMetadata } from "../log/schema.js";
 import type { Categorizer } from "./categories.js";
-import { neutralizeBlock, neutralizeLine } from "./neutralize.js";
+import { neutralize } from "./neutralize.js";
 import type { SummaryComponent, SystemView } from "./schema.js";
 import { capSummary, formatSummary, parseSummary, type SummaryCaps } from "./summary.js";
 
@@ -28,29 +28,26 @@ export function deriveSystemView(
 	options: ViewOptions = {},
 ): SystemView {
 	const { categorizer, markers } = set;
+	const block = (text: string) => neutralize(text, markers);
+	const line = (text: string) => neutralize(text, markers, { line: true });
 	const introduction = present(metadata.harnessIntroduction);
 	const memory = present(options.memory ?? metadata.memory);
-	const tools = (options.tools ?? metadata.tools ?? [])
-		.map((t) => neutralizeLine(t))
-		.filter((t) => t !== "");
+	const tools = (options.tools ?? metadata.tools ?? []).map(line).filter((t) => t !== "");
 	const nodeId = present(metadata.collapseNodeId);
 	const sourceSessionId = present(metadata.sourceSessionId ?? header.parentSession);
 	return {
-		harness:
-			introduction === undefined ? {} : { introduction: neutralizeBlock(introduction, markers) },
+		harness: introduction === undefined ? {} : { introduction: block(introduction) },
 		toolGroups: categorizer.group(tools),
 		environment: {
-			cwd: neutralizeLine(options.cwd ?? metadata.cwd ?? header.cwd),
-			...(memory === undefined ? {} : { memory: neutralizeBlock(memory, markers) }),
+			cwd: line(options.cwd ?? metadata.cwd ?? header.cwd),
+			...(memory === undefined ? {} : { memory: block(memory) }),
 		},
 		...(nodeId === undefined
 			? {}
 			: {
 					lineage: {
-						nodeId: neutralizeLine(nodeId),
-						...(sourceSessionId === undefined
-							? {}
-							: { sourceSessionId: neutralizeLine(sourceSessionId) }),
+						nodeId: line(nodeId),
+						...(sourceSessionId === undefined ? {} : { sourceSessionId: line(sourceSessionId) }),
 					},
 				}),
 	};
@@ -67,7 +64,7 @@ export function deriveSummary(
 ): { components: SummaryComponent[]; text: string; diagnostics: Diagnostic[] } {
 	const parsed = parseSummary(stored).map(({ label, value }) => ({
 		label,
-		value: neutralizeBlock(value, markers),
+		value: neutralize(value, markers),
 	}));
 	const { components, cut } = capSummary(parsed, caps);
 	const diagnostics: Diagnostic[] = cut.map(({ label, from, to }) => ({

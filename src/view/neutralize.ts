@@ -1,42 +1,81 @@
 /**
  * Keeping session values inside their sections. Text that comes from the log
- * (memory, introduction, cwd, tool names, ids, summaries, custom messages) is
- * data: it may not open or close a prompt section, forge the lineage block or
- * a summary framing. Rather than reject a session over its own text, such
- * markup is neutralised: the `<` of a reserved tag becomes `&lt;`, a framing
- * marker gets a backslash before it, and one-line values lose their line
- * breaks. What the model reads stays legible; only the structure is protected.
+ * (memory, introduction, cwd, tool names, ids, summaries, custom messages,
+ * command output) is data: it may not open or close a prompt section, forge
+ * the lineage block or a framing. Rather than reject a session over its own
+ * text, such markup is neutralised: the `<` of a reserved tag becomes `&lt;`,
+ * a framing marker gets a backslash before it, and a one-line value loses its
+ * line breaks. Detection runs on the folded text (look-alikes, zero-width
+ * characters, case and spacing count for nothing); the escape is applied to
+ * the original, so what the model reads stays legible.
  */
+import { fold } from "./fold.js";
+import { reservedOf } from "./reserved.js";
 
-/** Tags the prompt's structure is made of. */
-export const RESERVED_TAGS = ["harness", "tools", "environment", "lineage", "memory", "summary"];
+/** Anything that ends a line or is a control character (a tab excepted). */
+const LINE_BREAKS = /(?:(?!\t)[\p{Cc}\p{Zl}\p{Zp}])+/gu;
 
-// No two `\s*` side by side: that would backtrack quadratically on a long run of spaces.
-const TAG = new RegExp(`<(\\s*(?:/\\s*)?(?:${RESERVED_TAGS.join("|")})\\b)`, "gi");
-const LINE_BREAKS = /[\r\n\u0085\u2028\u2029]+/g;
-
-/** Multi-line text: reserved tags defused, framing markers escaped. */
-export function neutralizeBlock(text: string, markers: readonly string[] = []): string {
-	let out = text.includes("<") ? text.replace(TAG, "&lt;$1") : text;
-	for (const marker of markers) {
-		if (out.includes(marker)) out = out.replace(markerPattern(marker), () => `\\${marker}`);
-	}
-	return out;
+export interface NeutralizeOptions {
+	/** A one-line value (cwd, a tool name, an id): line breaks and controls become a space. */
+	line?: boolean;
 }
 
-/** One-line text (cwd, a tool name, an id): as {@link neutralizeBlock}, on one line. */
-export function neutralizeLine(text: string, markers: readonly string[] = []): string {
-	return neutralizeBlock(text.replace(LINE_BREAKS, " "), markers);
+/** A place where session text reproduces a reserved tag or marker, as offsets of the original. */
+export interface ReservedHit {
+	kind: "tag" | "marker";
+	/** The first code unit of the tag's `<` (or its look-alike), or of the marker. */
+	start: number;
+	/** For a tag: the end of its `<`; for a marker: the end of the marker. */
+	end: number;
+	/** A marker already escaped with a backslash. */
+	escaped: boolean;
 }
 
-const patterns = new Map<string, RegExp>();
-
-/** A marker not already escaped: idempotent, so text can pass through twice. */
-function markerPattern(marker: string): RegExp {
-	let pattern = patterns.get(marker);
-	if (pattern === undefined) {
-		pattern = new RegExp(`(?<!\\\\)${marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "g");
-		patterns.set(marker, pattern);
+/**
+ * `text` with every reserved tag and every marker of `markers` defused, the
+ * one function for every value from the session. Idempotent.
+ */
+export function neutralize(
+	text: string,
+	markers: readonly string[] = [],
+	options: NeutralizeOptions = {},
+): string {
+	const source = options.line === true ? text.replace(LINE_BREAKS, " ") : text;
+	const hits = findReserved(source, markers).filter((h) => !h.escaped);
+	if (hits.length === 0) return source;
+	let out = "";
+	let from = 0;
+	for (const hit of hits) {
+		if (hit.start < from) continue; // inside an earlier edit
+		out += source.slice(from, hit.start);
+		if (hit.kind === "tag") {
+			out += "&lt;";
+			from = hit.end;
+		} else {
+			out += "\\";
+			from = hit.start;
+		}
 	}
-	return pattern;
+	return out + source.slice(from);
+}
+
+/** Every reserved tag and marker in `text`, in order, found on its folded form. Linear. */
+export function findReserved(text: string, markers: readonly string[] = []): ReservedHit[] {
+	const reserved = reservedOf(markers);
+	// Without markers, only a `<` or a character beyond ASCII can start a hit.
+	if (reserved.marker === undefined && !/[<\P{ASCII}]/u.test(text)) return [];
+	const folded = fold(text);
+	const hits: ReservedHit[] = [];
+	for (const m of folded.text.matchAll(reserved.tag)) {
+		const start = folded.origin(m.index);
+		hits.push({ kind: "tag", start, end: folded.origin(m.index + 1), escaped: false });
+	}
+	if (reserved.marker !== undefined) {
+		for (const m of folded.text.matchAll(reserved.marker)) {
+			const start = folded.origin(m.index);
+			const end = folded.origin(m.index + m[0].length);
+			hits.push({ kind: "marker", start, end, escaped: text[start - 1] === "\\" });
+		}
+	}
+	return hits.sort((a, b) => a.start - b.start);
 }

@@ -4,6 +4,7 @@
  * system prompt template can reach the compact summary.
  */
 import { z } from "zod";
+import { SECTIONS } from "./reserved.js";
 
 /** The five fixed components of a rolling compact summary, in order. */
 export const SUMMARY_LABELS = [
@@ -65,12 +66,6 @@ export const BranchSummaryViewSchema = z.object({
 	fromId: z.string().optional(),
 });
 
-/** `custom-message`: an extension's message, as text. */
-export const CustomMessageViewSchema = z.object({
-	customType: z.string(),
-	text: z.string(),
-});
-
 /** `bash-execution`: a command the user ran themselves, with its output. */
 export const BashExecutionViewSchema = z.object({
 	command: z.string(),
@@ -91,15 +86,12 @@ export const ROOT_VIEWS = {
 	"collapse-context": CollapseContextViewSchema,
 	"compaction-summary": CompactionSummaryViewSchema,
 	"branch-summary": BranchSummaryViewSchema,
-	"custom-message": CustomMessageViewSchema,
 	"bash-execution": BashExecutionViewSchema,
 } as const;
 export type RootTemplate = keyof typeof ROOT_VIEWS;
 export const ROOT_TEMPLATES = Object.keys(ROOT_VIEWS) as RootTemplate[];
 
-/** The four sections of the system prompt, in the only order they may appear. */
-export const SECTIONS = ["harness", "tools", "environment", "lineage"] as const;
-export type Section = (typeof SECTIONS)[number];
+export { SECTIONS, type Section } from "./reserved.js";
 
 /** Every template a set must have. */
 export const REQUIRED_TEMPLATES: readonly string[] = [...ROOT_TEMPLATES, ...SECTIONS];
