@@ -1,5 +1,5 @@
 /**
- * The differential test against pi itself: every session fixture of the repo
+ * The differential test against pi itself: every session log of the repo (test/fixtures, and test/damaged for what strict mode refuses)
  * is loaded by pi 0.73.1 (its own SessionManager, buildSessionContext and
  * convertToLlm, run in a child process by scripts/pi-context.mjs) and by
  * ContextService, and the provider-ready messages must be the same, in
@@ -40,6 +40,8 @@ const INSTALLED = existsSync(
 );
 const ROOT = join(import.meta.dirname, "..");
 const FIXTURES = join(ROOT, "test/fixtures");
+/** Damaged pi logs: pi reads them, strict mode (and so the build step's snapshots) refuses them. */
+const DAMAGED = join(ROOT, "test/damaged");
 const SCRIPT = join(ROOT, "scripts/pi-context.mjs");
 
 /**
@@ -48,7 +50,7 @@ const SCRIPT = join(ROOT, "scripts/pi-context.mjs");
  * has no guard against a parentId cycle.
  */
 const PI_NEVER_RETURNS: Record<string, string> = {
-	"pi/cycle": "buildSessionContext walks a parentId cycle forever",
+	"damaged/pi/cycle": "buildSessionContext walks a parentId cycle forever",
 };
 
 interface PiMessage {
@@ -72,6 +74,10 @@ const fixtures = [
 	...listFixtures(FIXTURES).map((file) => ({
 		file,
 		name: relative(FIXTURES, file).replace(/\.jsonl$/, ""),
+	})),
+	...listFixtures(DAMAGED).map((file) => ({
+		file,
+		name: `damaged/${relative(DAMAGED, file).replace(/\.jsonl$/, "")}`,
 	})),
 	...(EXTRA === undefined ? [] : listFixtures(EXTRA)).map((file) => ({
 		file,
@@ -182,7 +188,7 @@ describe.skipIf(!INSTALLED)(`the same messages as pi ${PI_VERSION}`, () => {
 
 	it("covers every fixture, the crafted pi edge cases included", () => {
 		expect(comparable.length + Object.keys(PI_NEVER_RETURNS).length).toBe(fixtures.length);
-		expect(fixtures.filter((f) => f.name.startsWith("pi/")).length).toBeGreaterThanOrEqual(12);
+		expect(fixtures.filter((f) => f.name.includes("pi/")).length).toBeGreaterThanOrEqual(12);
 		for (const name of Object.keys(PI_NEVER_RETURNS)) {
 			expect(fixtures.map((f) => f.name)).toContain(name);
 		}
@@ -223,7 +229,7 @@ describe.skipIf(!INSTALLED)(`the same messages as pi ${PI_VERSION}`, () => {
 
 	for (const [name, why] of Object.entries(PI_NEVER_RETURNS)) {
 		it(`${name}: pi never returns (${why}); theway loads it and warns`, () => {
-			const file = join(FIXTURES, `${name}.jsonl`);
+			const file = (fixtures.find((f) => f.name === name) as { file: string }).file;
 			const run = spawnSync(process.execPath, [SCRIPT, REFERENCE, file], {
 				encoding: "utf8",
 				timeout: 4000,

@@ -986,9 +986,15 @@ const EDIT_KEYS = [
 	"text",
 ];
 
+/** Keys every message entry's validity depends on: most edits land on one. */
+const MESSAGE_KEYS = ["id", "parentId", "timestamp", "message", "role", "content", "type"];
+
 export const edit: fc.Arbitrary<Edit> = fc.record({
 	target: fc.constantFrom<EditTarget>("entry", "message", "message", "block"),
-	key: fc.constantFrom(...EDIT_KEYS),
+	key: fc.oneof(
+		{ weight: 3, arbitrary: fc.constantFrom(...MESSAGE_KEYS) },
+		{ weight: 1, arbitrary: fc.constantFrom(...EDIT_KEYS) },
+	),
 	value: fc.oneof(
 		{ weight: 1, arbitrary: fc.constant({ remove: true as const }) },
 		{ weight: 4, arbitrary: fc.constantFrom(...RAW_LITERALS).map((raw) => ({ raw })) },
