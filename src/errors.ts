@@ -51,6 +51,12 @@ export type ErrorCode =
 	// warnings
 	| "torn_line"
 	| "skipped_line"
+	| "byte_order_mark"
+	| "blank_before_header"
+	| "incomplete_header"
+	| "repeated_header"
+	| "bad_timestamp"
+	| "more_diagnostics"
 	| "unknown_entry_type"
 	| "unknown_message_role"
 	| "first_kept_not_on_branch"

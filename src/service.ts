@@ -5,20 +5,15 @@
  * A {@link ContextService} keeps each session it loaded open: the next load
  * of the same file reads only the bytes appended since, unless the file was
  * truncated or replaced, in which case it reads it whole again.
+ *
+ * `load` reads the log with asynchronous reads; `loadSync` blocks. Both then
+ * project and render synchronously (and so read back, synchronously, the
+ * entries a lean read of a huge log let go).
  */
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Diagnostic } from "./errors.js";
-import { LogParser, type ParsedEntry, type ParseOptions } from "./log/parse.js";
-import {
-	type Expected,
-	type FileState,
-	readBefore,
-	readFrom,
-	readSpans,
-	seemsCompacted,
-} from "./log/read.js";
-import type { Header } from "./log/schema.js";
+import { ContextError, type Diagnostic } from "./errors.js";
+import { OpenLog, type OpenLogOptions } from "./log/open-log.js";
+import { STDIN } from "./log/read.js";
 import { carrySet, setOfBundle } from "./render/bundle-set.js";
 import { convertMessages } from "./render/convert.js";
 import { renderSystemPrompt } from "./render/system-prompt.js";
@@ -30,22 +25,12 @@ import type { TemplateSet } from "./templates/set.js";
 import { deriveSummary, deriveSystemView, type ViewOptions } from "./view/derive.js";
 
 const DEFAULT_MAX_OPEN_SESSIONS = 32;
-/** A log larger than this is read lean when it holds a compaction. */
-const LEAN_LOG_BYTES = 128 * 1024 * 1024;
-/** How much a lean read holds: little enough for entries to die young. */
-const LEAN_RETAIN_BYTES = 1024 * 1024;
 
-export interface ServiceOptions extends ParseOptions {
+export interface ServiceOptions extends OpenLogOptions {
 	/** The templates folder (default: the package's own `templates/`). */
 	templates?: string;
 	/** The template registry to use (default: the shared one of `templates`, read once per process). */
 	registry?: TemplateRegistry;
-	/**
-	 * At most this many bytes of entries are held as objects while a log is
-	 * read; older ones are read back when the context needs them. Default: all
-	 * of them, but 1 MiB for a log over 128 MiB that holds a compaction.
-	 */
-	retainBytes?: number;
 	/** How many sessions to keep open for incremental reloads (default 32, least recently loaded out first). */
 	maxOpenSessions?: number;
 }
@@ -77,41 +62,67 @@ export interface BundleMeta {
 /** What a model call needs: the system prompt and the messages. */
 export interface ContextBundle {
 	systemPrompt: string;
-	/** Read-only: messages are shared with the service's cache. */
+	/** Frozen: messages are shared with the service's cache. */
 	messages: ContextMessage[];
 	/** The id of the log entry each message comes from, index for index with `messages`. */
 	entryIds: readonly string[];
 	meta: BundleMeta;
 }
 
-interface OpenSession {
-	parser: LogParser;
-	tree: SessionTree;
-	state: FileState;
-	/** The bytes before `parser.offset`, to tell an append from a replaced file. */
-	check: Buffer;
-}
+type Session = OpenLog<SessionTree>;
 
 export class ContextService {
-	private readonly sessions = new Map<string, OpenSession>();
+	private readonly sessions = new Map<string, Session>();
+	/** The load in progress per file: loads of one file run one after the other. */
+	private readonly queue = new Map<string, Promise<unknown>>();
 	private readonly registry: TemplateRegistry;
 
 	constructor(private readonly options: ServiceOptions = {}) {
 		this.registry = options.registry ?? TemplateRegistry.for(options.templates);
 	}
 
-	/** Loads the context bundle of the session log at `path`. */
+	/**
+	 * Loads the context bundle of the session log at `path` (`-`: standard
+	 * input), reading the file asynchronously.
+	 */
 	async load(path: string, options: LoadOptions = {}): Promise<ContextBundle> {
 		await this.registry.ready(); // the template compiler, if a set must be compiled
-		return this.loadSync(path, options);
+		const file = fileOf(path);
+		const previous = this.queue.get(file) ?? Promise.resolve();
+		const run = previous
+			.catch(() => undefined)
+			.then(async () => {
+				try {
+					return this.bundle(await this.readAsync(file), options);
+				} catch (error) {
+					if (!isReplaced(error)) throw error;
+					this.sessions.delete(file); // it changed while projected: once more, afresh
+					return this.bundle(await this.readAsync(file), options);
+				}
+			});
+		this.queue.set(file, run);
+		try {
+			return await run;
+		} finally {
+			if (this.queue.get(file) === run) this.queue.delete(file);
+		}
 	}
 
-	/** {@link load}, synchronously. */
+	/** {@link load}, synchronously: the file is read with blocking reads. */
 	loadSync(path: string, options: LoadOptions = {}): ContextBundle {
-		const file = resolve(path);
-		const session = this.read(file);
-		const { parser, tree } = session;
-		const header = parser.header as Header;
+		const file = fileOf(path);
+		try {
+			return this.bundle(this.readSync(file), options);
+		} catch (error) {
+			if (!isReplaced(error)) throw error;
+			this.sessions.delete(file);
+			return this.bundle(this.readSync(file), options);
+		}
+	}
+
+	private bundle(log: Session, options: LoadOptions): ContextBundle {
+		const tree = log.sink;
+		const header = log.header;
 		const set = this.registry.get(options.templateVersion ?? tree.metadata.templateVersion);
 		const summaryDiagnostics: Diagnostic[] = [];
 		const projection = projectBranch(
@@ -119,7 +130,9 @@ export class ContextService {
 			header,
 			(summary, line) => {
 				const derived = deriveSummary(summary, set.caps, set.markers);
-				summaryDiagnostics.push(...derived.diagnostics.map((d) => ({ ...d, file, line })));
+				summaryDiagnostics.push(
+					...derived.diagnostics.map((d) => ({ ...d, file: log.name, line })),
+				);
 				return derived.text;
 			},
 			options.leaf,
@@ -127,9 +140,8 @@ export class ContextService {
 		const view = deriveSystemView(header, tree.metadata, set, options);
 		// In line order, so a kept-open session and a fresh load list them alike.
 		const diagnostics = [
-			...parser.diagnostics,
-			...(parser.tornLine === undefined ? [] : [parser.tornLine]),
-			...tree.diagnostics,
+			...log.diagnostics(),
+			...tree.diagnostics.list(),
 			...projection.diagnostics,
 			...summaryDiagnostics,
 		].sort(byLine);
@@ -140,7 +152,7 @@ export class ContextService {
 				entryIds: projection.entryIds,
 				meta: {
 					sessionId: header.id,
-					file,
+					file: log.path === STDIN ? log.name : log.path,
 					leafId: projection.leafId ?? null,
 					templateVersion: set.version,
 					templateFingerprint: set.fingerprint,
@@ -170,68 +182,82 @@ export class ContextService {
 
 	/** Forgets an open session; the next load reads it whole. */
 	close(path: string): void {
-		this.sessions.delete(resolve(path));
+		this.sessions.delete(fileOf(path));
 	}
 
-	private read(file: string): OpenSession {
+	/** The session of `file`, read up to date: the kept one resumed, or a fresh one. */
+	private readSync(file: string): Session {
 		const open = this.sessions.get(file);
-		if (open !== undefined) {
-			try {
-				if (this.append(file, open)) {
-					this.sessions.delete(file); // re-inserted last: the most recently loaded
-					if (!open.tree.detached) this.sessions.set(file, open);
-					return open;
-				}
-			} catch (error) {
-				this.sessions.delete(file);
-				throw error;
-			}
+		// A session being read asynchronously is left alone: this load reads its own.
+		if (open !== undefined && !this.queue.has(file)) {
+			if (this.resumed(file, open, () => open.readSync())) return open;
 		}
-		this.sessions.delete(file);
-		const parser = new LogParser(file, this.options);
-		const tree = new SessionTree(file, this.options.lenient, {
-			retainBytes: this.retainBytes(file),
-		});
-		tree.reader = (spans) => readSpans(file, spans);
-		const state = feed(file, 0, parser, tree);
-		const session = { parser, tree, state, check: readBefore(file, parser.offset) };
-		if (!tree.detached) this.keep(file, session);
-		return session;
+		const log = this.newSession(file);
+		log.readSync();
+		this.keep(file, log);
+		return log;
 	}
 
-	/** Keeps `session` open, forgetting the least recently loaded one past the limit. */
-	private keep(file: string, session: OpenSession): void {
-		this.sessions.set(file, session);
+	private async readAsync(file: string): Promise<Session> {
+		const open = this.sessions.get(file);
+		if (open !== undefined && this.resumed(file, open, await settle(open.read()))) return open;
+		const log = this.newSession(file);
+		await log.read();
+		this.keep(file, log);
+		return log;
+	}
+
+	/** Whether the kept `log` read what was appended (false: the file was replaced). */
+	private resumed(file: string, log: Session, read: () => boolean): boolean {
+		this.sessions.delete(file); // re-inserted last: the most recently loaded
+		if (!read()) return false;
+		this.keep(file, log);
+		return true;
+	}
+
+	private newSession(file: string): Session {
+		const strict = this.options.strict === true;
+		return new OpenLog(
+			file,
+			(entries, name) => new SessionTree(entries, name, strict),
+			this.options,
+		);
+	}
+
+	/**
+	 * Keeps `log` open for incremental reloads, forgetting the least recently
+	 * loaded one past the limit. A stream is read once; a repaired tree (a
+	 * missing parent, a duplicate id, a cycle) may change with the next
+	 * append, so it is read afresh each time.
+	 */
+	private keep(file: string, log: Session): void {
+		if (file === STDIN || !log.regular || log.sink.repaired) return;
+		this.sessions.set(file, log);
 		if (this.sessions.size > (this.options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS)) {
 			const oldest = this.sessions.keys().next().value as string;
 			this.sessions.delete(oldest);
 		}
 	}
+}
 
-	/**
-	 * How many bytes of entry objects to hold while reading `file`. All of
-	 * them, unless the log is huge and holds a compaction: then most of it is
-	 * out of the context, and holding almost nothing keeps memory flat (what
-	 * the context needs is read back).
-	 */
-	private retainBytes(file: string): number {
-		if (this.options.retainBytes !== undefined) return this.options.retainBytes;
-		const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-		return size > LEAN_LOG_BYTES && seemsCompacted(file)
-			? LEAN_RETAIN_BYTES
-			: Number.POSITIVE_INFINITY;
-	}
+/** The key of a session: its absolute path, or `-`. */
+function fileOf(path: string): string {
+	return path === STDIN ? STDIN : resolve(path);
+}
 
-	/** Reads what was appended since the last load; false if the file was replaced. */
-	private append(file: string, open: OpenSession): boolean {
-		const state = feed(file, open.parser.offset, open.parser, open.tree, {
-			state: open.state,
-			check: open.check,
-		});
-		if (!state.checked || open.parser.diverged) return false;
-		open.state = state;
-		open.check = readBefore(file, open.parser.offset);
-		return true;
+function isReplaced(error: unknown): boolean {
+	return error instanceof ContextError && error.code === "file_replaced";
+}
+
+/** A promise's outcome as a thunk that returns or throws it. */
+async function settle<T>(promise: Promise<T>): Promise<() => T> {
+	try {
+		const value = await promise;
+		return () => value;
+	} catch (error) {
+		return () => {
+			throw error;
+		};
 	}
 }
 
@@ -247,33 +273,6 @@ function byLine(a: Diagnostic, b: Diagnostic): number {
 				: a.message > b.message
 					? 1
 					: 0;
-}
-
-/** Streams `file` from `offset` through the parser into the tree. */
-function feed(
-	file: string,
-	offset: number,
-	parser: LogParser,
-	tree: SessionTree,
-	expected?: Expected,
-): FileState & { checked: boolean } {
-	const out: ParsedEntry[] = [];
-	const state = readFrom(
-		file,
-		offset,
-		(chunk) => {
-			parser.push(chunk, out);
-			tree.version = parser.version;
-			for (const parsed of out) tree.add(parsed);
-			out.length = 0;
-		},
-		expected,
-	);
-	if (!state.checked) return state;
-	parser.end(out);
-	for (const parsed of out) tree.add(parsed);
-	tree.finish();
-	return state;
 }
 
 /** Loads the context bundle of the session log at `path` (a one-off service). */

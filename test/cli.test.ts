@@ -163,7 +163,7 @@ describe("render options", () => {
 describe("bad input: exit 1 with the located error on stderr", () => {
 	it("names the file and line of a non-JSON line", async () => {
 		const path = writeLog(`${JSON.stringify(HEADER)}\n{broken\n`);
-		const result = await run(["render", path]);
+		const result = await run(["render", path, "--strict"]);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain(`${path}:2`);
 		expect(result.stderr).toMatch(/not valid JSON/);
@@ -242,9 +242,9 @@ describe("render --lenient", () => {
 			assistant("a1", "u1", "salvaged two"),
 		]);
 
-	it("fails on a damaged log without --lenient", async () => {
-		const result = await run(["render", damaged()]);
-		expect(result.code).toBe(1);
+	it("fails on a damaged log with --strict, and skips the line by default", async () => {
+		expect((await run(["render", damaged(), "--strict"])).code).toBe(1);
+		expect((await run(["render", damaged()])).code).toBe(0);
 	});
 
 	it("exits 0 and lists the skipped line on stderr", async () => {
@@ -252,7 +252,7 @@ describe("render --lenient", () => {
 		const result = await run(["render", path, "--lenient"]);
 		expect(result.code, result.stderr).toBe(0);
 		expect(result.stderr).toMatch(
-			new RegExp(`warning: ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3: skipped`),
+			new RegExp(`warning: ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:1: skipped`),
 		);
 		expect(result.stdout).toContain("salvaged one");
 		expect(result.stdout).toContain("salvaged two");

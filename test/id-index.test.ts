@@ -8,7 +8,7 @@ describe("IdIndex", () => {
 		const index = new IdIndex(ids);
 		for (let i = 0; i < 50_000; i++) {
 			const id = `id-${(i * 7919) % 100_003}`;
-			expect(index.add(id, i)).toBeUndefined();
+			expect(index.set(id, i)).toBeUndefined();
 			ids.push(id);
 		}
 		for (let i = 0; i < ids.length; i += 97) expect(index.get(ids[i] as string)).toBe(i);
@@ -16,19 +16,19 @@ describe("IdIndex", () => {
 		expect(index.get("")).toBeUndefined();
 	});
 
-	it("returns the first index of a duplicate and keeps it", () => {
-		const ids = ["a", "b"];
+	it("returns the earlier index of a duplicate and takes the later one, as pi does", () => {
+		const ids = ["a", "b", "a"];
 		const index = new IdIndex(ids);
-		index.add("a", 0);
-		index.add("b", 1);
-		expect(index.add("a", 2)).toBe(0);
-		expect(index.get("a")).toBe(0);
+		expect(index.set("a", 0)).toBeUndefined();
+		index.set("b", 1);
+		expect(index.set("a", 2)).toBe(0);
+		expect(index.get("a")).toBe(2);
 	});
 
 	it("tells apart ids whose hashes collide in the table", () => {
 		const ids = Array.from({ length: 5000 }, (_, i) => String.fromCharCode(0x4e00 + i));
 		const index = new IdIndex(ids);
-		for (const [i, id] of ids.entries()) index.add(id, i);
+		for (const [i, id] of ids.entries()) index.set(id, i);
 		for (const [i, id] of ids.entries()) expect(index.get(id)).toBe(i);
 	});
 });

@@ -12,10 +12,10 @@ import { assistant, entry, HEADER, load, metadata, user, writeLog } from "./supp
 
 const ROOT = join(import.meta.dirname, "..");
 
-/** The ContextError that loading `path` throws (fails the test if it loads). */
+/** The ContextError that loading `path` throws, strict unless told (fails the test if it loads). */
 function errorOf(path: string, options: Parameters<typeof load>[1] = {}): ContextError {
 	try {
-		load(path, options);
+		load(path, { strict: true, ...options });
 	} catch (error) {
 		if (error instanceof ContextError) return error;
 		throw error;
@@ -77,7 +77,7 @@ const { module } = await runnerImport(${JSON.stringify(join(ROOT, "src/index.ts"
 const t0 = performance.now();
 let out;
 try {
-	const bundle = new module.ContextService().loadSync(process.env.SESSION_LOG);
+	const bundle = new module.ContextService({ strict: true }).loadSync(process.env.SESSION_LOG);
 	out = { loaded: true, leafId: bundle.meta.leafId };
 } catch (e) {
 	out = {
@@ -375,12 +375,15 @@ describe("bad input: the header", () => {
 		expect(error.line).toBe(1);
 	});
 
-	it("fails with missing_header when line 1 is blank (header on line 2)", () => {
-		const path = writeLog(`\n${raw(HEADER)}\n${raw(user("u1", null, "hi"))}\n`);
-		const error = errorOf(path);
-		expect(error.code).toBe("missing_header");
-		expect(error.file).toBe(path);
-		expect(error.line).toBe(1);
+	it("tolerates blank lines before the header with a warning, strict or not", () => {
+		const path = writeLog(`\n \n${raw(HEADER)}\n${raw(user("u1", null, "hi"))}\n`);
+		for (const strict of [false, true]) {
+			const bundle = load(path, { strict });
+			expect(texts(bundle.messages)).toEqual(["hi"]);
+			expect(bundle.meta.diagnostics).toEqual([
+				expect.objectContaining({ code: "blank_before_header", file: path, line: 1 }),
+			]);
+		}
 	});
 
 	it("fails with missing_header on an empty file", () => {
@@ -480,26 +483,29 @@ describe("lenient mode", () => {
 		raw(assistant("a2", "u2", "four")),
 	];
 
-	it("fails on the same log in the default mode", () => {
+	it("fails on the same log in strict mode", () => {
 		expect(errorOf(writeLog(`${lines.join("\n")}\n`)).code).toBe("bad_json");
 	});
 
-	it("skips the bad lines, lists every one as a warning and keeps the good messages", () => {
+	it("skips the bad lines, lists every one as a warning; a duplicate id is the later entry's (lenient an alias)", () => {
 		const path = writeLog(`${lines.join("\n")}\n`);
-		const bundle = load(path, { lenient: true });
-		expect(texts(bundle.messages)).toEqual(["one", "two", "three", "four"]);
-		expect(JSON.stringify(bundle.messages)).not.toContain("duplicate");
-		const skipped = bundle.meta.diagnostics.filter((d) => [4, 5, 6].includes(d.line ?? 0));
-		expect(skipped.map((d) => d.line).sort()).toEqual([4, 5, 6]);
-		for (const d of skipped) {
-			expect(d.severity).toBe("warning");
-			expect(d.file).toBe(path);
-			expect(d.message.length).toBeGreaterThan(0);
+		for (const options of [{}, { lenient: true }]) {
+			const bundle = load(path, options);
+			// As pi: u2's parent a1 is the later a1, whose parent is u1.
+			expect(texts(bundle.messages)).toEqual(["one", "duplicate", "three", "four"]);
+			const skipped = bundle.meta.diagnostics.filter((d) => [4, 5, 6].includes(d.line ?? 0));
+			expect(skipped.map((d) => d.line).sort()).toEqual([4, 5, 6]);
+			for (const d of skipped) {
+				expect(d.severity).toBe("warning");
+				expect(d.file).toBe(path);
+			}
+			const byLine = new Map(skipped.map((d) => [d.line, d]));
+			expect(byLine.get(4)).toMatchObject({ code: "skipped_line", column: 1 });
+			expect(byLine.get(4)?.message).toMatch(/JSON/);
+			expect(byLine.get(5)?.message).toMatch(/message/);
+			expect(byLine.get(6)).toMatchObject({ code: "duplicate_id" });
+			expect(byLine.get(6)?.message).toMatch(/line 6 \(first on line 3\)/);
 		}
-		const byLine = new Map(skipped.map((d) => [d.line, d]));
-		expect(byLine.get(4)?.message).toMatch(/JSON/);
-		expect(byLine.get(5)?.message).toMatch(/message/);
-		expect(byLine.get(6)?.message).toMatch(/duplicate/);
 	});
 
 	it("keeps a version-1 log one chain when a line in the middle is skipped", () => {
@@ -769,28 +775,27 @@ describe("the leaf rule", () => {
 		expect(texts(bundle.messages)).toEqual(["one", "two"]);
 	});
 
-	it("does not let a label entry written last become the leaf", () => {
-		const path = writeLog([
-			HEADER,
-			user("u1", null, "one"),
-			assistant("a1", "u1", "two"),
-			entry("l1", null, { type: "label", targetId: "u1", label: "start" }),
-		]);
-		const bundle = load(path);
-		expect(bundle.meta.leafId).toBe("a1");
-		expect(texts(bundle.messages)).toEqual(["one", "two"]);
+	it("lets a label or session_info written last be the leaf, as pi does", () => {
+		for (const last of [
+			entry("l1", "u1", { type: "label", targetId: "u1", label: "start" }),
+			entry("i1", "u1", { type: "session_info", name: "my session" }),
+		]) {
+			// Written right after navigating back to u1: it carries the new position.
+			const path = writeLog([HEADER, user("u1", null, "one"), assistant("a1", "u1", "two"), last]);
+			const bundle = load(path);
+			expect(bundle.meta.leafId).toBe(last.id);
+			expect(texts(bundle.messages)).toEqual(["one"]);
+		}
 	});
 
-	it("does not let a session_info entry written last become the leaf", () => {
+	it("lets a session_metadata entry with a parent be the leaf", () => {
 		const path = writeLog([
 			HEADER,
 			user("u1", null, "one"),
 			assistant("a1", "u1", "two"),
-			entry("i1", null, { type: "session_info", name: "my session" }),
+			metadata("m1", "u1", { memory: "m" }),
 		]);
-		const bundle = load(path);
-		expect(bundle.meta.leafId).toBe("a1");
-		expect(texts(bundle.messages)).toEqual(["one", "two"]);
+		expect(load(path).meta.leafId).toBe("m1");
 	});
 
 	it("takes the last entry in file order otherwise, even on another branch", () => {

@@ -28,8 +28,8 @@ import {
 	type Diagnostic,
 	type ServiceOptions,
 } from "../src/index.js";
-import { SUMMARY_LABELS } from "../src/view/schema.js";
 import {
+	CORRUPTION_KINDS,
 	type Corrupted,
 	type Corruption,
 	type CutPick,
@@ -51,10 +51,11 @@ import {
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 /** A share of the runs, for the slower properties. */
 const runs = (share = 1) => Math.max(1, Math.round(RUNS * share));
-/** Per test: generous, since a run of FUZZ_RUNS=2000 is long. */
+/** Per test: generous, since a run of FUZZ_RUNS=2000 is long (a hang fails the test here). */
 const TIMEOUT = Math.max(30_000, RUNS * 500);
-/** No single load may take longer than this (a hang shows up as a slow load). */
-const LOAD_LIMIT_MS = 2000;
+/** Options for a strict read (refuses damage) and the default tolerant one. */
+const STRICT: ServiceOptions = { strict: true };
+const TOLERANT: ServiceOptions = {};
 
 const dir = mkdtempSync(join(tmpdir(), "theway-context-properties-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,19 +74,35 @@ function withLog<T>(content: string | Buffer, body: (path: string) => T): T {
 
 type Outcome = { ok: true; bundle: ContextBundle } | { ok: false; error: unknown };
 
-/** Loads `path` (a fresh service unless one is given), timing it. Never throws. */
+/** Loads `path` (a fresh service unless one is given). Never throws. */
 function load(path: string, options: ServiceOptions = {}, service?: ContextService): Outcome {
 	const s = service ?? new ContextService(options);
-	const start = performance.now();
-	let outcome: Outcome;
 	try {
-		outcome = { ok: true, bundle: s.loadSync(path) };
+		return { ok: true, bundle: s.loadSync(path) };
 	} catch (error) {
-		outcome = { ok: false, error };
+		return { ok: false, error };
 	}
-	const elapsed = performance.now() - start;
-	expect(elapsed, `a load took ${Math.round(elapsed)} ms`).toBeLessThan(LOAD_LIMIT_MS);
-	return outcome;
+}
+
+/**
+ * Counts of the cases a property is about, so a property that never reaches
+ * its case fails instead of holding vacuously.
+ */
+function tally() {
+	const counts = new Map<string, number>();
+	return {
+		hit(name: string, when = true): void {
+			if (when) counts.set(name, (counts.get(name) ?? 0) + 1);
+		},
+		count: (name: string) => counts.get(name) ?? 0,
+		/** Asserts that `name` was reached in at least `share` of `total` runs (and at least once). */
+		reached(name: string, total: number, share = 0.05): void {
+			const n = counts.get(name) ?? 0;
+			expect(n, `${name} reached in ${n} of ${total} runs`).toBeGreaterThanOrEqual(
+				Math.max(1, Math.floor(total * share)),
+			);
+		},
+	};
 }
 
 /** A memory budget for a service: the default, or so small that entries are let go and read back. */
@@ -106,14 +123,14 @@ function loaded(outcome: Outcome): ContextBundle {
 
 const isMetadata = (e: LogEntry) => e.type === "custom" && e.customType === "session_metadata";
 const isCompactContext = (e: LogEntry) => e.type === "custom" && e.customType === "compact_context";
-const isSessionLevel = (e: LogEntry) =>
-	isMetadata(e) || e.type === "label" || e.type === "session_info";
+/** A side record that hangs off nothing: never the leaf. */
+const isSideRecord = (e: LogEntry) => isMetadata(e) && e.parentId === null;
 
-/** The leaf: the last entry in file order that is not session-level. */
+/** The leaf: the last entry in file order, whatever its type, but a side record. */
 function leafOf(entries: readonly LogEntry[]): LogEntry | undefined {
 	for (let i = entries.length - 1; i >= 0; i--) {
 		const e = entries[i] as LogEntry;
-		if (!isSessionLevel(e)) return e;
+		if (!isSideRecord(e)) return e;
 	}
 	return undefined;
 }
@@ -143,47 +160,6 @@ function foldMetadata(entries: readonly LogEntry[]): Map<string, unknown> {
 	return folded;
 }
 
-const LABEL_LINE = new RegExp(`^(?:${SUMMARY_LABELS.join("|")})[ \\t]*:[ \\t]*`);
-
-/** The pieces of a summary worth looking for: each component's value and each line, trimmed. */
-function summaryPieces(summary: string): string[] {
-	const values: string[] = [];
-	const lines: string[] = [];
-	let current: string[] = [];
-	for (const line of summary.split("\n")) {
-		const match = LABEL_LINE.exec(line);
-		const rest = match === null ? line : line.slice(match[0].length);
-		if (match !== null) {
-			values.push(current.join("\n"));
-			current = [];
-		}
-		current.push(rest);
-		lines.push(rest);
-	}
-	values.push(current.join("\n"));
-	return [...values, ...lines].map((p) => p.trim()).filter((p) => [...p].length >= 12);
-}
-
-const RESERVED_TAG = /<(\s*\/?\s*(?:harness|tools|environment|lineage|memory|summary)\b)/gi;
-/** A session string as it may appear in the prompt (on one line, tags defused). */
-function promptForms(value: string): string[] {
-	const line = value.replace(/[\r\n\u0085\u2028\u2029]+/g, " ");
-	return [value, line].flatMap((v) => [v, v.replace(RESERVED_TAG, "&lt;$1")]);
-}
-
-/** Every string the system prompt may legitimately carry, apart from the fixed text. */
-function promptSources(log: SessionLog): string[] {
-	const out: string[] = [];
-	const walk = (value: unknown): void => {
-		if (typeof value === "string") out.push(...promptForms(value));
-		else if (Array.isArray(value)) value.forEach(walk);
-		else if (typeof value === "object" && value !== null) Object.values(value).forEach(walk);
-	};
-	walk(log.header);
-	for (const e of log.entries) if (isMetadata(e)) walk(e.data);
-	return out;
-}
-
 // ── corrupted logs: the accounting of every line ───────────────────────────
 
 /** The 1-based numbers of the lines the reader has to account for: every non-blank line but the header. */
@@ -197,7 +173,7 @@ function entryLineNumbers(bytes: Buffer): number[] {
 }
 
 /** Diagnostics that say a line was left out. */
-const DROPPED = new Set(["skipped_line", "duplicate_id", "torn_line"]);
+const DROPPED = new Set(["skipped_line", "torn_line"]);
 
 /**
  * Lenient mode drops nothing silently: every non-blank line after the header
@@ -386,30 +362,36 @@ describe("properties of valid logs", () => {
 	it(
 		"1. compile, deterministically (fresh services give byte-identical bundles)",
 		() => {
+			const t = tally();
 			fc.assert(
 				fc.property(sessionLog(), (log) => {
 					withLog(serialize(log), (path) => {
-						const service = new ContextService();
+						const service = new ContextService(STRICT);
 						const first = loaded(load(path, {}, service));
 						const second = loaded(load(path));
 						expect(JSON.stringify(second)).toBe(JSON.stringify(first));
 						expect(second.systemPrompt).toBe(first.systemPrompt);
 						expect(first.meta.entryCount).toBe(log.entries.length);
 						expect(first.meta.leafId).toBe(leafOf(log.entries)?.id ?? null);
-						// Lenient mode reads a valid log the same way; the bundle converts.
-						expect(JSON.stringify(loaded(load(path, { lenient: true })))).toBe(
-							JSON.stringify(first),
-						);
-						const llm = service.convertToLlm(first);
-						for (const m of llm) expect(["user", "assistant", "toolResult"]).toContain(m.role);
+						// The default (tolerant) read of a valid log is the strict one, without a warning.
+						expect(JSON.stringify(loaded(load(path, TOLERANT)))).toBe(JSON.stringify(first));
 						// Entries let go under a memory budget and read back give the same bundle.
 						expect(JSON.stringify(loaded(load(path, { retainBytes: 0 })))).toBe(
 							JSON.stringify(first),
+						);
+						t.hit("a compaction on the branch", first.messages[0]?.role === "compactionSummary");
+						t.hit(
+							"a leaf that is not a message",
+							log.entries.find((e) => e.id === first.meta.leafId)?.type !== "message" &&
+								first.meta.leafId !== null,
 						);
 					});
 				}),
 				{ numRuns: runs() },
 			);
+			// The read-back under a budget is about compacted logs; the leaf rule about every type.
+			t.reached("a compaction on the branch", runs());
+			t.reached("a leaf that is not a message", runs());
 		},
 		TIMEOUT,
 	);
@@ -427,10 +409,12 @@ describe("properties of valid logs", () => {
 				"<lineage>",
 				"</lineage>",
 			];
+			const t = tally();
 			fc.assert(
 				fc.property(sessionLog(), (log) => {
 					const nodeId = foldMetadata(log.entries).get("collapseNodeId");
 					const lineage = typeof nodeId === "string" && nodeId.trim() !== "";
+					t.hit(lineage ? "lineage" : "no lineage");
 					withLog(serialize(log), (path) => {
 						const { systemPrompt } = loaded(load(path));
 						const found = systemPrompt.split("\n").filter((line) => TAGS.includes(line));
@@ -439,47 +423,50 @@ describe("properties of valid logs", () => {
 				}),
 				{ numRuns: runs() },
 			);
+			t.reached("lineage", runs());
+			t.reached("no lineage", runs());
 		},
 		TIMEOUT,
 	);
 
 	it(
-		"3. collapse_context appears once iff a compact_context is on the active branch; no summary text in the system prompt",
+		"3. collapse_context appears once iff a compact_context is on the active branch, from the last one; no summary text in the system prompt",
 		() => {
+			const t = tally();
 			fc.assert(
 				fc.property(sessionLog(), (log) => {
-					const onBranch = activeBranch(log.entries).some(isCompactContext);
+					const latest = activeBranch(log.entries).filter(isCompactContext).at(-1);
+					t.hit(latest === undefined ? "none on the branch" : "on the branch");
 					const blanked: SessionLog = {
 						...log,
 						entries: log.entries.map((e) =>
 							isCompactContext(e) ? { ...e, data: { summary: "" } } : e,
 						),
 					};
-					const headerOnly: SessionLog = { ...log, entries: [], blankBefore: [] };
 					const withoutSummaries = withLog(serialize(blanked), (p) => loaded(load(p)).systemPrompt);
-					const base = withLog(serialize(headerOnly), (p) => loaded(load(p)).systemPrompt);
 					withLog(serialize(log), (path) => {
 						const bundle = loaded(load(path));
-						const collapses = bundle.messages.filter((m) => m.role === "collapse_context");
-						expect(collapses).toHaveLength(onBranch ? 1 : 0);
-						// The system prompt does not depend on any summary…
+						const at = bundle.messages.flatMap((m, i) =>
+							m.role === "collapse_context" ? [i] : [],
+						);
+						expect(at).toHaveLength(latest === undefined ? 0 : 1);
+						if (latest !== undefined) expect(bundle.entryIds[at[0] as number]).toBe(latest.id);
+						// The system prompt does not depend on any summary: the same log with
+						// every summary blanked renders the same prompt.
 						expect(bundle.systemPrompt).toBe(withoutSummaries);
-						// …and carries none of its text (unless the same text is the session's own).
-						const sources = [base, ...promptSources(log)];
-						const pieces = log.entries
-							.filter(isCompactContext)
-							.flatMap((e) => summaryPieces((e.data as { summary: string }).summary));
-						for (const m of collapses) {
-							if ("payload" in m) pieces.push(...summaryPieces(m.payload.summary));
-						}
-						for (const piece of pieces) {
-							if (sources.some((s) => s.includes(piece))) continue;
-							expect(bundle.systemPrompt).not.toContain(piece);
-						}
+						t.hit(
+							"a summary with text",
+							log.entries.some(
+								(e) => isCompactContext(e) && (e.data as { summary: string }).summary.trim() !== "",
+							),
+						);
 					});
 				}),
 				{ numRuns: runs() },
 			);
+			t.reached("on the branch", runs());
+			t.reached("none on the branch", runs());
+			t.reached("a summary with text", runs());
 		},
 		TIMEOUT,
 	);
@@ -565,13 +552,15 @@ describe("properties of valid logs", () => {
 	it(
 		"4c. after incremental reloads, a bad line appended is reported at the line a fresh load names",
 		() => {
+			const t = tally();
 			fc.assert(
-				fc.property(sessionLog(), cutPicks, fc.boolean(), (log, picks, lenient) => {
+				fc.property(sessionLog(), cutPicks, fc.boolean(), (log, picks, strict) => {
 					const bytes = Buffer.from(serialize(log));
 					const cuts = cutPoints(bytes, picks);
 					const first = cuts[0] as number;
+					const options = strict ? STRICT : TOLERANT;
 					withLog(bytes.subarray(0, first), (path) => {
-						const kept = new ContextService({ lenient });
+						const kept = new ContextService(options);
 						let written = first;
 						for (const cut of cuts) {
 							appendFileSync(path, bytes.subarray(written, cut));
@@ -580,9 +569,15 @@ describe("properties of valid logs", () => {
 						}
 						appendFileSync(path, '{"not json\n');
 						const incremental = load(path, {}, kept);
-						const fresh = load(path, { lenient });
-						if (lenient) {
-							expect(JSON.stringify(loaded(incremental))).toBe(JSON.stringify(loaded(fresh)));
+						const fresh = load(path, options);
+						t.hit(strict ? "strict" : "tolerant");
+						if (!strict) {
+							const bundle = loaded(fresh);
+							expect(JSON.stringify(loaded(incremental))).toBe(JSON.stringify(bundle));
+							t.hit(
+								"tolerant, the bad line named",
+								bundle.meta.diagnostics.some((d) => d.code === "skipped_line"),
+							);
 						} else {
 							const where = (o: Outcome) =>
 								o.ok
@@ -595,8 +590,10 @@ describe("properties of valid logs", () => {
 						}
 					});
 				}),
-				{ numRuns: runs(), examples: [[CRLF_HEADER_ONLY, [{ at: "beforeEol", n: 1 }], false]] },
+				{ numRuns: runs(), examples: [[CRLF_HEADER_ONLY, [{ at: "beforeEol", n: 1 }], true]] },
 			);
+			t.reached("strict", runs(), 0.2);
+			t.reached("tolerant, the bad line named", runs(), 0.2);
 		},
 		TIMEOUT,
 	);
@@ -606,6 +603,7 @@ describe("properties of corrupted logs", () => {
 	it(
 		"4d. a damaged log written in pieces: each incremental reload ends as a fresh load does (strict and lenient)",
 		() => {
+			const t = tally();
 			const damage = fc.array(
 				corruption.filter((c) => c.kind !== "hugeString"),
 				{ maxLength: 3 },
@@ -617,7 +615,7 @@ describe("properties of corrupted logs", () => {
 					cutPicks,
 					fc.boolean(),
 					retain,
-					(log, corruptions, picks, lenient, retainBytes) => {
+					(log, corruptions, picks, strict, retainBytes) => {
 						const { bytes } = corruptAll(Buffer.from(serialize(log)), corruptions);
 						if (bytes.indexOf(0x0a) === -1) return;
 						const cuts = cutPoints(bytes, picks);
@@ -628,13 +626,15 @@ describe("properties of corrupted logs", () => {
 								const e = expectContextError(o.error, path, readFileSync(path));
 								return `${e.code} at line ${e.line}: ${e.reason}`;
 							};
-							const kept = new ContextService({ ...budget(retainBytes), lenient });
+							const options = { ...budget(retainBytes), ...(strict ? STRICT : TOLERANT) };
+							const kept = new ContextService(options);
 							let written = first;
 							for (const cut of cuts) {
 								appendFileSync(path, bytes.subarray(written, cut));
 								written = cut;
 								const incremental = summary(load(path, {}, kept));
-								const fresh = summary(load(path, { lenient }));
+								const fresh = summary(load(path, options));
+								t.hit(typeof fresh === "string" ? "an error" : "a bundle");
 								expect(incremental, `after ${cut} of ${bytes.length} bytes`).toStrictEqual(fresh);
 							}
 						});
@@ -643,11 +643,13 @@ describe("properties of corrupted logs", () => {
 				{
 					numRuns: runs(0.5),
 					examples: [
-						[FORWARD_PARENT, [], afterLines(FORWARD_PARENT, [1, 2]), true, undefined],
-						[CYCLE_THEN_ORPHAN, [], afterLines(CYCLE_THEN_ORPHAN, [3]), true, undefined],
+						[FORWARD_PARENT, [], afterLines(FORWARD_PARENT, [1, 2]), false, undefined],
+						[CYCLE_THEN_ORPHAN, [], afterLines(CYCLE_THEN_ORPHAN, [3]), false, undefined],
 					],
 				},
 			);
+			t.reached("an error", runs(0.5));
+			t.reached("a bundle", runs(0.5));
 		},
 		TIMEOUT,
 	);
@@ -655,15 +657,17 @@ describe("properties of corrupted logs", () => {
 	it(
 		"5. one corruption: the expected error (code, line) or a bundle; lenient mode accounts for every line",
 		() => {
+			const t = tally();
 			fc.assert(
 				fc.property(sessionLog({ maxEntries: 16 }), corruption, (log, c) => {
 					const original = Buffer.from(serialize(log));
 					const damaged = corrupt(original, c);
 					const intact = headerIntact(original, damaged.bytes);
+					t.hit(damaged.kind, damaged.applied && intact);
 					withLog(damaged.bytes, (path) => {
-						const strict = load(path);
+						const strict = load(path, STRICT);
 						if (!strict.ok) expectContextError(strict.error, path, damaged.bytes);
-						const lenient = load(path, { lenient: true });
+						const lenient = load(path, TOLERANT);
 						if (!lenient.ok) expectContextError(lenient.error, path, damaged.bytes);
 						if (intact) expectEveryLineAccounted(loaded(lenient), damaged.bytes);
 						if (damaged.applied) expectSingleCorruption(damaged, strict, lenient, intact);
@@ -672,6 +676,8 @@ describe("properties of corrupted logs", () => {
 				}),
 				{ numRuns: runs() },
 			);
+			// Every kind of damage was applied to a log whose header survived, so each case above ran.
+			for (const kind of CORRUPTION_KINDS) t.reached(kind, runs(), 0.01);
 		},
 		TIMEOUT,
 	);
@@ -690,9 +696,9 @@ describe("properties of corrupted logs", () => {
 						const limit = maxLineBytes === undefined ? {} : { maxLineBytes };
 						const headerFits = maxLineBytes === undefined || original.indexOf(0x0a) <= maxLineBytes;
 						withLog(bytes, (path) => {
-							const strict = load(path, limit);
+							const strict = load(path, { ...limit, ...STRICT });
 							if (!strict.ok) expectContextError(strict.error, path, bytes);
-							const lenient = load(path, { ...limit, lenient: true });
+							const lenient = load(path, limit);
 							if (!lenient.ok) expectContextError(lenient.error, path, bytes);
 							if (headerIntact(original, bytes) && headerFits) {
 								expectEveryLineAccounted(loaded(lenient), bytes);
@@ -719,17 +725,17 @@ describe("properties of corrupted logs", () => {
 					.map(([log, cs]) => corruptAll(Buffer.from(serialize(log)), cs).bytes),
 			);
 			fc.assert(
-				fc.property(anyLog, fc.boolean(), (bytes, lenient) => {
+				fc.property(anyLog, fc.boolean(), (bytes, strict) => {
 					const before = Buffer.from(bytes);
 					withLog(bytes, (path) => {
-						const service = new ContextService({ lenient });
+						const service = new ContextService(strict ? STRICT : TOLERANT);
 						for (let i = 0; i < 2; i++) {
 							const outcome = load(path, {}, service);
 							if (outcome.ok) service.convertToLlm(outcome.bundle);
 							else expectContextError(outcome.error, path, before);
 							expect(readFileSync(path).equals(before)).toBe(true);
 						}
-						load(path, { lenient: !lenient });
+						load(path, strict ? TOLERANT : STRICT);
 						expect(readFileSync(path).equals(before)).toBe(true);
 					});
 				}),
@@ -743,7 +749,7 @@ describe("properties of corrupted logs", () => {
 describe("deep chains", () => {
 	const ENTRIES = 1_000_000;
 	it.skipIf(process.env.FUZZ_QUICK !== undefined)(
-		"7. a linear log of 1,000,000 entries compiles in bounded time, without a stack overflow",
+		"7. a linear log of 1,000,000 entries compiles, without a stack overflow (the test timeout bounds the time)",
 		() => {
 			const path = join(dir, "deep.jsonl");
 			const fd = openSync(path, "w");
@@ -770,12 +776,10 @@ describe("deep chains", () => {
 				closeSync(fd);
 			}
 			try {
-				const start = performance.now();
 				const bundle = new ContextService().loadSync(path);
-				const elapsed = performance.now() - start;
 				expect(bundle.messages).toHaveLength(ENTRIES);
+				expect(bundle.meta.entryCount).toBe(ENTRIES);
 				expect(bundle.meta.leafId).toBe((ENTRIES - 1).toString(36));
-				expect(elapsed, `loading took ${Math.round(elapsed)} ms`).toBeLessThan(20_000);
 			} finally {
 				rmSync(path, { force: true });
 			}

@@ -186,7 +186,7 @@ describe("resource limits", () => {
 		const rss = process.memoryUsage().rss;
 		let error: unknown;
 		try {
-			load(path);
+			load(path, { strict: true });
 		} catch (e) {
 			error = e;
 		}

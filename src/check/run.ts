@@ -104,7 +104,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	}
 
 	// 4. Fixtures against their snapshots, rendered with the templates as they are now.
-	const service = new ContextService({ registry: new TemplateRegistry(templates) });
+	const service = new ContextService({ registry: new TemplateRegistry(templates), strict: true });
 	const fixtures = checkFixtures({
 		fixtures: options.fixtures,
 		snapshots: options.snapshots,

@@ -7,7 +7,8 @@ import { guardLength, type Io, parseCommandArgs, printDiagnostic, printJson } fr
 
 export const RENDER_USAGE = `Usage: theway-context render <session.jsonl> [options]
 
-Prints the context bundle of a session log: the system prompt and the messages.
+Prints the context bundle of a session log (- reads it from standard input):
+the system prompt and the messages.
 
 Options:
   --format text|json|llm   text (default): for people; long tool results cut
@@ -20,7 +21,10 @@ Options:
   --cwd DIR                the working directory (default: metadata, then the header)
   --templates DIR          the templates folder (default: the bundled templates/)
   --template-version V     render with template set V, whatever the session pins
-  --lenient                skip damaged lines (each one listed on stderr)
+  --strict                 refuse damaged input with a located error (by default,
+                           damaged lines are skipped and repairs made, each one
+                           listed on stderr, as pi reads them)
+  --lenient                the default (kept as an alias)
   --full                   text: show long tool results and output whole
   --quiet                  do not print warnings
   -h, --help               this help
@@ -34,6 +38,7 @@ const OPTIONS = {
 	cwd: { type: "string" },
 	templates: { type: "string" },
 	"template-version": { type: "string" },
+	strict: { type: "boolean" },
 	lenient: { type: "boolean" },
 	quiet: { type: "boolean" },
 	full: { type: "boolean" },
@@ -60,9 +65,10 @@ export async function renderCommand(args: string[], io: Io): Promise<number> {
 	}
 	const service = new ContextService({
 		...(values.templates === undefined ? {} : { templates: resolve(io.cwd, values.templates) }),
-		lenient: values.lenient === true,
+		strict: values.strict === true,
 	});
-	const bundle = await service.load(resolve(io.cwd, positionals[0] as string), {
+	const session = positionals[0] as string;
+	const bundle = await service.load(session === "-" ? session : resolve(io.cwd, session), {
 		...(values.leaf === undefined ? {} : { leaf: values.leaf }),
 		...(values.tools === undefined ? {} : { tools: splitList(values.tools) }),
 		...(values.memory === undefined ? {} : { memory: values.memory }),

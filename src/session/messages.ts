@@ -1,51 +1,55 @@
 /**
  * The messages of a context bundle: the log's AgentMessages as stored, plus
  * the messages the projection makes from compactions, branch summaries,
- * custom_message entries and the collapse summary.
+ * custom_message entries and the collapse summary. Plain types: nothing here
+ * loads at runtime but {@link toMillis}.
  */
-import { z } from "zod";
-import { AgentMessageSchema } from "../log/schema.js";
+import type { AgentMessage } from "../log/schema.js";
 
-export const CompactionSummaryMessageSchema = z.object({
-	role: z.literal("compactionSummary"),
-	summary: z.string(),
-	tokensBefore: z.number().optional(),
-	timestamp: z.number(),
-});
-export type CompactionSummaryMessage = z.infer<typeof CompactionSummaryMessageSchema>;
+export interface CompactionSummaryMessage {
+	role: "compactionSummary";
+	summary: string;
+	tokensBefore?: number;
+	/** Epoch milliseconds; null when the entry's timestamp is not ISO 8601 (with a warning). */
+	timestamp: number | null;
+}
 
-export const BranchSummaryMessageSchema = z.object({
-	role: z.literal("branchSummary"),
-	summary: z.string(),
-	fromId: z.string().optional(),
-	timestamp: z.number(),
-});
-export type BranchSummaryMessage = z.infer<typeof BranchSummaryMessageSchema>;
+export interface BranchSummaryMessage {
+	role: "branchSummary";
+	summary: string;
+	fromId?: string;
+	timestamp: number | null;
+}
 
 /** The compact summary of a collapsed session, injected exactly once. */
-export const CollapseContextMessageSchema = z.object({
-	type: z.literal("custom"),
-	role: z.literal("collapse_context"),
-	payload: z.object({ summary: z.string() }),
-});
-export type CollapseContextMessage = z.infer<typeof CollapseContextMessageSchema>;
+export interface CollapseContextMessage {
+	type: "custom";
+	role: "collapse_context";
+	payload: { summary: string };
+}
 
-export const ContextMessageSchema = z.union([
-	AgentMessageSchema,
-	CompactionSummaryMessageSchema,
-	BranchSummaryMessageSchema,
-	CollapseContextMessageSchema,
-]);
-export type ContextMessage = z.infer<typeof ContextMessageSchema>;
+export type ContextMessage =
+	| AgentMessage
+	| CompactionSummaryMessage
+	| BranchSummaryMessage
+	| CollapseContextMessage;
 
-/** A provider-ready message: what {@link convertToLlm} returns. */
-export const LlmMessageSchema = z.looseObject({
-	role: z.enum(["user", "assistant", "toolResult"]),
-	content: z.unknown(),
-});
-export type LlmMessage = z.infer<typeof LlmMessageSchema>;
+/** A provider-ready message: what `convertToLlm` returns. */
+export interface LlmMessage {
+	role: "user" | "assistant" | "toolResult";
+	content: unknown;
+	[key: string]: unknown;
+}
 
-/** An ISO 8601 timestamp as epoch milliseconds (as pi does for derived messages). */
-export function toMillis(timestamp: string): number {
-	return Date.parse(timestamp);
+/** An ISO 8601 date and time (what pi writes: `new Date().toISOString()`), with an offset or Z. */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * An ISO 8601 timestamp as epoch milliseconds (as pi does for derived
+ * messages), or null for one that is not ISO 8601 (the caller warns).
+ */
+export function toMillis(timestamp: string): number | null {
+	if (!ISO_8601.test(timestamp)) return null;
+	const ms = Date.parse(timestamp);
+	return Number.isNaN(ms) ? null : ms;
 }

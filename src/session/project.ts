@@ -4,19 +4,12 @@
  * first kept entry, or to the root), iteratively and in linear time.
  */
 import { ContextError, type Diagnostic } from "../errors.js";
-import { Kind } from "../log/parse.js";
-import type {
-	AgentMessage,
-	CompactionEntry,
-	CustomEntry,
-	Entry,
-	Header,
-	MessageEntry,
-} from "../log/schema.js";
+import { isObject, Kind } from "../log/kinds.js";
+import type { AgentMessage, Entry, Header } from "../log/schema.js";
+import { deepFreeze } from "./freeze.js";
 import { type ContextMessage, toMillis } from "./messages.js";
-import type { SessionTree } from "./tree.js";
+import { NONE, type SessionTree } from "./tree.js";
 
-const NONE = -1;
 const PRODUCES_MESSAGE = new Set<number>([
 	Kind.Message,
 	Kind.BranchSummary,
@@ -54,7 +47,7 @@ export function projectBranch(
 	const diagnostics: Diagnostic[] = [];
 	let leaf = tree.leaf;
 	if (leafId !== undefined) {
-		const found = tree.byId.get(leafId);
+		const found = tree.indexOf(leafId);
 		if (found === undefined) {
 			throw new ContextError("unknown_leaf", `no entry has the id ${JSON.stringify(leafId)}`, {
 				file: tree.file,
@@ -91,14 +84,29 @@ export function projectBranch(
 	let kept: number[] = [];
 	if (compaction !== NONE) kept = keptTail(tree, compaction, diagnostics);
 
-	// Read back, in one go, whatever of the context the tree has let go.
-	if (tree.everLetGo) {
-		tree.materialize([...kept, ...path].filter((i) => PRODUCES_MESSAGE.has(tree.kind(i))));
+	// Read back, in one go, whatever of the context the log's store has let go.
+	if (tree.entries.everLetGo) {
+		tree.entries.materialize([...kept, ...path].filter((i) => PRODUCES_MESSAGE.has(tree.kind(i))));
 	}
 	const messages: ContextMessage[] = [];
 	const entryIds: string[] = [];
+	const millis = (i: number): number | null => {
+		const timestamp = String(fields(tree.entry(i)).timestamp);
+		const ms = toMillis(timestamp);
+		if (ms === null) {
+			diagnostics.push({
+				severity: "warning",
+				code: "bad_timestamp",
+				message: `timestamp ${JSON.stringify(timestamp)} is not ISO 8601: the message's timestamp is null`,
+				file: tree.file,
+				line: tree.line(i),
+			});
+		}
+		return ms;
+	};
 	const collapseMessage = (): ContextMessage => {
-		const summary = ((tree.entry(collapse) as CustomEntry).data as { summary: string }).summary;
+		const data = fields(tree.entry(collapse)).data;
+		const summary = isObject(data) ? String(data.summary) : "";
 		return {
 			type: "custom",
 			role: "collapse_context",
@@ -107,54 +115,59 @@ export function projectBranch(
 	};
 	let collapseInjected = false;
 	const append = (i: number): void => {
-		const message = toMessage(tree.entry(i) as Entry, tree.kind(i), i === collapse);
+		const message = toMessage(tree.entry(i), tree.kind(i), i === collapse, () => millis(i));
 		if (message === "collapse") {
 			messages.push(collapseMessage());
-			entryIds.push(tree.ids[i] as string);
+			entryIds.push(tree.idAt(i));
 			collapseInjected = true;
 		} else if (message !== undefined) {
 			messages.push(message);
-			entryIds.push(tree.ids[i] as string);
+			entryIds.push(tree.idAt(i));
 		}
 	};
 	if (compaction !== NONE) {
-		const entry = tree.entry(compaction) as CompactionEntry;
+		const entry = fields(tree.entry(compaction));
 		messages.push({
 			role: "compactionSummary",
-			summary: entry.summary,
-			...(entry.tokensBefore === undefined ? {} : { tokensBefore: entry.tokensBefore }),
-			timestamp: toMillis(entry.timestamp),
+			summary: String(entry.summary),
+			...(typeof entry.tokensBefore === "number" ? { tokensBefore: entry.tokensBefore } : {}),
+			timestamp: millis(compaction),
 		});
-		entryIds.push(tree.ids[compaction] as string);
+		entryIds.push(tree.idAt(compaction));
 	}
 	for (const i of kept) append(i);
 	for (const i of path) append(i);
 	// A collapse summary older than the kept tail still reaches the context, first.
 	if (collapse !== NONE && !collapseInjected) {
 		messages.unshift(collapseMessage());
-		entryIds.unshift(tree.ids[collapse] as string);
+		entryIds.unshift(tree.idAt(collapse));
 	}
+	for (const message of messages) deepFreeze(message);
 
 	const modelAt = tree.latestModel(leaf);
 	const thinkingAt = tree.latestThinkingLevel(leaf);
+	const thinking = thinkingAt === NONE ? undefined : fields(tree.entry(thinkingAt)).thinkingLevel;
 	return {
-		leafId: tree.ids[leaf],
+		leafId: tree.idAt(leaf),
 		messages,
 		entryIds,
-		model: modelAt === NONE ? fallbackModel : modelOf(tree.entry(modelAt) as Entry),
-		thinkingLevel:
-			thinkingAt === NONE
-				? fallbackThinking
-				: (tree.entry(thinkingAt) as { thinkingLevel: string }).thinkingLevel,
+		model: modelAt === NONE ? fallbackModel : modelOf(tree.entry(modelAt)),
+		thinkingLevel: typeof thinking === "string" ? thinking : fallbackThinking,
 		diagnostics,
 	};
 }
 
+type CustomMessage = Extract<AgentMessage, { role: "custom" }>;
+
+/** An entry's fields, to read those its (validated) kind guarantees. */
+function fields(entry: Entry): Record<string, unknown> {
+	return entry;
+}
+
 /** The entries from the compaction's first kept entry up to (not including) it. */
 function keptTail(tree: SessionTree, compaction: number, diagnostics: Diagnostic[]): number[] {
-	const entry = tree.entry(compaction) as CompactionEntry;
-	const firstKeptId = entry.firstKeptEntryId;
-	const first = firstKeptId === undefined ? undefined : tree.byId.get(firstKeptId);
+	const firstKeptId = fields(tree.entry(compaction)).firstKeptEntryId;
+	const first = typeof firstKeptId === "string" ? tree.indexOf(firstKeptId) : undefined;
 	const kept: number[] = [];
 	if (first !== undefined && tree.depth(first) < tree.depth(compaction)) {
 		let x = tree.parent(compaction);
@@ -183,35 +196,32 @@ function toMessage(
 	entry: Entry,
 	kind: number,
 	isLatestCollapse: boolean,
+	millis: () => number | null,
 ): ContextMessage | "collapse" | undefined {
+	const e = fields(entry);
 	switch (kind) {
 		case Kind.Message:
-			return (entry as MessageEntry).message as AgentMessage;
+			return e.message as ContextMessage;
 		case Kind.BranchSummary: {
-			const e = entry as Entry & { summary: string; fromId?: string };
 			if (e.summary === "") return undefined;
 			return {
 				role: "branchSummary",
-				summary: e.summary,
-				...(e.fromId === undefined ? {} : { fromId: e.fromId }),
-				timestamp: toMillis(e.timestamp),
+				summary: String(e.summary),
+				...(typeof e.fromId === "string" ? { fromId: e.fromId } : {}),
+				timestamp: millis(),
 			};
 		}
 		case Kind.CustomMessage: {
-			const e = entry as Entry & {
-				customType: string;
-				content: unknown;
-				display?: boolean;
-				details?: unknown;
-			};
-			return {
+			// As pi builds it; a customType missing from the entry stays missing.
+			const message: CustomMessage = {
 				role: "custom",
-				customType: e.customType,
-				content: e.content as string,
-				display: e.display ?? true,
+				...(typeof e.customType === "string" ? { customType: e.customType } : {}),
+				content: e.content as CustomMessage["content"],
+				display: typeof e.display === "boolean" ? e.display : true,
 				...(e.details === undefined ? {} : { details: e.details }),
-				timestamp: toMillis(e.timestamp),
-			} as AgentMessage;
+				timestamp: millis(),
+			};
+			return message;
 		}
 		case Kind.CompactContext:
 			return isLatestCollapse ? "collapse" : undefined;
@@ -221,11 +231,10 @@ function toMessage(
 }
 
 function modelOf(entry: Entry): ModelRef | undefined {
-	if (entry.type === "model_change") {
-		const e = entry as { provider: string; modelId: string };
-		return { provider: e.provider, modelId: e.modelId };
-	}
-	const message = (entry as MessageEntry).message as { provider?: unknown; model?: unknown };
+	const e = fields(entry);
+	if (e.type === "model_change")
+		return { provider: String(e.provider), modelId: String(e.modelId) };
+	const message = isObject(e.message) ? e.message : {};
 	if (typeof message.provider === "string" && typeof message.model === "string") {
 		return { provider: message.provider, modelId: message.model };
 	}

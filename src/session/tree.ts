@@ -1,71 +1,45 @@
 /**
- * The entry tree, indexed as entries arrive. Each entry gets an index (its
- * position in file order); parents, depths and "nearest ancestor of kind X"
- * pointers live in typed arrays, so the projection can find the latest
- * compaction, collapse summary, model and thinking level of any branch in
- * O(1) and walk only the part of the branch the context contains.
+ * The entry tree: a structural index over the entries a log hands over, in
+ * file order. Each entry gets an index (its position in file order); parents,
+ * depths and "nearest ancestor of kind X" pointers live in typed arrays, so
+ * the projection can find the latest compaction, collapse summary, model and
+ * thinking level of any branch in O(1) and walk only the part of the branch
+ * the context contains. No I/O: the entries' objects stay with the log's
+ * store ({@link EntrySource}), which may read them back.
  *
- * The index is small; the entries' objects are not. Objects a compaction has
- * put out of the context are let go as soon as the compaction is read, and,
- * with a byte budget, so are the oldest ones once more than the budget is
- * held: an entry that is needed again is read back from the file by its
- * offset. A huge log whose latest compaction keeps a short tail thus projects
- * in little memory.
+ * Broken structure is repaired as pi does, with a warning (an error in strict
+ * mode): a duplicate id is the later entry's, a parentId naming no entry
+ * starts the branch, a cycle is cut where it closes.
  */
-import { ContextError, type Diagnostic } from "../errors.js";
-import { type MigrationState, migrateEntry } from "../log/migrate.js";
-import { Kind, type ParsedEntry } from "../log/parse.js";
-import type { CompactionEntry, Entry, MessageEntry, SessionMetadata } from "../log/schema.js";
+import { ContextError, type ErrorCode } from "../errors.js";
+import { bytes, ints } from "../log/columns.js";
+import { Diagnostics } from "../log/diagnostics.js";
+import type { EntrySource } from "../log/entry-store.js";
+import { Kind } from "../log/kinds.js";
+import type { EntrySink } from "../log/open-log.js";
+import type { Entry, SessionMetadata } from "../log/schema.js";
 import { IdIndex } from "./id-index.js";
 
-const NONE = -1;
-
-/** Numeric columns, grown by half again each time. */
-class Column<A extends Uint8Array | Int32Array | Float64Array> {
-	constructor(public data: A) {}
-	grow(size: number): void {
-		if (size <= this.data.length) return;
-		let length = Math.ceil(this.data.length * 1.5);
-		while (length < size) length = Math.ceil(length * 1.5);
-		const next = new (this.data.constructor as new (n: number) => A)(length);
-		next.set(this.data);
-		this.data = next;
-	}
-}
-const ints = () => new Column(new Int32Array(1024));
-
-/** Reads lines back from the log: byte spans in, their texts out, in order. */
-export type LineReader = (spans: readonly { offset: number; length: number }[]) => string[];
-
+export const NONE = -1;
 /** In the kind column, the bit that marks an assistant message naming its model. */
 const SETS_MODEL = 0x80;
 
-export class SessionTree {
+export class SessionTree implements EntrySink {
 	readonly ids: string[] = [];
 	readonly byId = new IdIndex(this.ids);
 	/** The session-wide metadata fold (a prototype-less map: keys come from the log). */
 	readonly metadata: SessionMetadata = Object.create(null);
-	/** Structural findings (lenient mode only; otherwise they throw). */
-	readonly diagnostics: Diagnostic[] = [];
-	/** The default leaf: the last entry in file order that is not session-level. */
+	/** Structural repairs (in strict mode they throw instead). */
+	readonly diagnostics: Diagnostics;
+	/** The default leaf: the last entry in file order, but a side record (`session_metadata`, parentId null). */
 	leaf = NONE;
-	/** Where entries that were let go are read back from (set by whoever reads the file). */
-	reader: LineReader | undefined;
-	/** The log's version, for migrating entries read back. */
-	version = 3;
 	/**
-	 * Lenient mode kept an entry whose parent was missing as a root. A later
-	 * append may bring that parent, so such a tree must not be reused.
+	 * The structure was repaired (a missing parent, a duplicate id, a cycle):
+	 * a later append may change the repair, so such a tree must not be reused.
 	 */
-	detached = false;
+	repaired = false;
 
-	/** Entry objects held, by index; undefined once let go. */
-	private readonly objects: (Entry | undefined)[] = [];
-	private readonly lineCol = ints();
-	/** The entry's {@link Kind}, with {@link SETS_MODEL} or'ed in. */
-	private readonly kindCol = new Column(new Uint8Array(1024));
-	private readonly offsetCol = new Column(new Float64Array(1024));
-	private readonly lengthCol = ints();
+	private readonly kindCol = bytes();
 	private readonly parentCol = ints();
 	private readonly depthCol = ints();
 	/** Nearest ancestor-or-self: latest compaction, compact_context, model, thinking level. */
@@ -74,10 +48,7 @@ export class SessionTree {
 	private readonly modelCol = ints();
 	private readonly thinkingCol = ints();
 	private readonly columns = [
-		this.lineCol,
 		this.kindCol,
-		this.offsetCol,
-		this.lengthCol,
 		this.parentCol,
 		this.depthCol,
 		this.compactionCol,
@@ -87,31 +58,29 @@ export class SessionTree {
 	];
 	/** Entries whose parent was not known when they were added, with that parent's id. */
 	private unresolved: { i: number; parentId: string }[] = [];
-	/** Bytes of the entries held as objects, the oldest index that may still be held, the budget. */
-	private heldBytes = 0;
-	private oldestHeld = 0;
-	private readonly retainBytes: number;
-	/** Whether any entry was ever let go; until then nothing needs reading back. */
-	everLetGo = false;
-	/** Entries read back after they were let go (outside the FIFO order). */
-	private readonly readBack = new Set<number>();
+	/** Entries a later duplicate of their id replaced. */
+	private readonly shadowed = new Set<number>();
 
 	constructor(
+		/** The entries' objects and lines, by index. */
+		readonly entries: EntrySource,
 		readonly file: string,
-		private readonly lenient = false,
-		options: { retainBytes?: number } = {},
+		private readonly strict = false,
 	) {
-		this.retainBytes = options.retainBytes ?? Number.POSITIVE_INFINITY;
+		this.diagnostics = new Diagnostics(file);
 	}
 
 	get size(): number {
 		return this.ids.length;
 	}
-	line(i: number): number {
-		return this.lineCol.data[i] as number;
+	entry(i: number): Entry {
+		return this.entries.entry(i);
 	}
-	kind(i: number): number {
-		return (this.kindCol.data[i] as number) & ~SETS_MODEL;
+	line(i: number): number {
+		return this.entries.line(i);
+	}
+	kind(i: number): Kind {
+		return ((this.kindCol.data[i] as number) & ~SETS_MODEL) as Kind;
 	}
 	parent(i: number): number {
 		return this.parentCol.data[i] as number;
@@ -131,115 +100,73 @@ export class SessionTree {
 	latestThinkingLevel(i: number): number {
 		return this.thinkingCol.data[i] as number;
 	}
-
-	/** The entry at index `i`, read back from the log if it was let go. */
-	entry(i: number): Entry {
-		if (this.objects[i] === undefined) this.materialize([i]);
-		return this.objects[i] as Entry;
+	indexOf(id: string): number | undefined {
+		return this.byId.get(id);
+	}
+	idAt(i: number): string {
+		return this.ids[i] as string;
+	}
+	kindAt(i: number): Kind {
+		return this.kind(i);
 	}
 
-	/** Makes sure the entries at `indices` are held, reading back all missing ones at once. */
-	materialize(indices: readonly number[]): void {
-		const missing = indices.filter((i) => this.objects[i] === undefined);
-		if (missing.length === 0) return;
-		if (this.reader === undefined)
-			throw new Error("an entry was let go but the tree has no reader");
-		missing.sort((a, b) => a - b);
-		const texts = this.reader(
-			missing.map((i) => ({
-				offset: this.offsetCol.data[i] as number,
-				length: this.lengthCol.data[i] as number,
-			})),
-		);
-		missing.forEach((i, k) => {
-			const raw = JSON.parse(texts[k] as string) as Record<string, unknown>;
-			const p = this.parent(i);
-			const state: MigrationState = { previousId: p === NONE ? null : (this.ids[p] as string) };
-			migrateEntry(raw, this.version, this.line(i), state);
-			this.objects[i] = raw as Entry;
-			this.heldBytes += this.lengthCol.data[i] as number;
-			this.readBack.add(i);
-		});
-	}
-
-	/** Adds one parsed entry. Call {@link finish} once the batch is in. */
-	add({ entry, kind, line, offset, length }: ParsedEntry): void {
-		const i = this.ids.length;
-		const id = entry.id;
+	/** Adds the entry at index `i` (the next one). Call {@link finish} once the batch is in. */
+	add(entry: Entry, kind: Kind, i: number): void {
+		const { id, parentId } = entry;
 		// Looked up before this entry is known, so a self-reference is caught as a cycle;
-		// most entries follow their parent, which spares the map.
-		const parentId = entry.parentId;
+		// most entries follow their parent, which spares the table.
 		const parent =
 			parentId === null
 				? NONE
-				: i > 0 && this.ids[i - 1] === parentId
+				: i > 0 && this.ids[i - 1] === parentId && !this.shadowed.has(i - 1)
 					? i - 1
 					: this.byId.get(parentId);
-		const first = this.byId.add(id, i);
-		if (first !== undefined) {
-			const reason = `duplicate id ${JSON.stringify(id)} on line ${line} (first on line ${this.line(first)})`;
-			this.structural("duplicate_id", reason, line, "the later line skipped");
-			return;
-		}
 		if (i >= this.parentCol.data.length) for (const col of this.columns) col.grow(i + 1);
 		this.ids.push(id);
-		this.objects.push(entry);
-		this.lineCol.data[i] = line;
-		const setsModel = kind === Kind.Message && namesModel(entry as MessageEntry);
+		const before = this.byId.set(id, i);
+		if (before !== undefined) {
+			const reason = `duplicate id ${JSON.stringify(id)} on line ${this.line(i)} (first on line ${this.line(before)})`;
+			this.repair("duplicate_id", reason, this.line(i), "the later entry wins, as in pi");
+			this.shadowed.add(before);
+		}
+		const setsModel = kind === Kind.Message && namesModel(entry);
 		this.kindCol.data[i] = setsModel ? kind | SETS_MODEL : kind;
-		this.offsetCol.data[i] = offset;
-		this.lengthCol.data[i] = length;
-		this.heldBytes += length;
-
 		if (parent === undefined) {
 			this.parentCol.data[i] = NONE;
-			this.unresolved.push({ i, parentId: entry.parentId as string });
+			this.unresolved.push({ i, parentId: parentId as string });
 		} else {
 			this.parentCol.data[i] = parent;
 			this.inherit(i);
 		}
 		if (kind === Kind.Metadata) this.fold(entry);
-		else if (kind !== Kind.SessionLevel) this.leaf = i;
-		if (kind === Kind.Compaction) this.letGoBefore((entry as CompactionEntry).firstKeptEntryId);
-		if (this.heldBytes > this.retainBytes) this.letGoOldest();
+		if (!(kind === Kind.Metadata && parentId === null)) this.leaf = i;
 	}
 
-	/** After a compaction, what lies before its first kept entry (in file order) is out of the context. */
-	private letGoBefore(firstKeptId: string | undefined): void {
-		const first = firstKeptId === undefined ? undefined : this.byId.get(firstKeptId);
-		if (first === undefined) return;
-		for (; this.oldestHeld < first; this.oldestHeld++) this.letGo(this.oldestHeld);
-		for (const i of this.readBack) if (i < first) this.letGo(i);
-	}
-
-	/** Over budget: let the oldest entries go until half the budget is free. */
-	private letGoOldest(): void {
-		for (const i of this.readBack) this.letGo(i);
-		const target = this.retainBytes / 2;
-		const last = this.ids.length - 1;
-		for (; this.heldBytes > target && this.oldestHeld < last; this.oldestHeld++)
-			this.letGo(this.oldestHeld);
-	}
-
-	private letGo(i: number): void {
-		if (this.objects[i] === undefined) return;
-		this.objects[i] = undefined;
-		this.everLetGo = true;
-		this.heldBytes -= this.lengthCol.data[i] as number;
-		this.readBack.delete(i);
-	}
-
-	/** Resolves forward parent references; rejects unknown parents and cycles. */
+	/** Resolves forward parent references and duplicates; repairs unknown parents and cycles. */
 	finish(): void {
-		if (this.unresolved.length === 0) return;
+		if (this.unresolved.length === 0 && this.shadowed.size === 0) return;
+		if (this.shadowed.size > 0) {
+			// As in pi, a parentId names the last entry with that id.
+			for (let i = 0; i < this.size; i++) {
+				const p = this.parentCol.data[i] as number;
+				if (p !== NONE && this.shadowed.has(p)) {
+					this.parentCol.data[i] = this.byId.get(this.ids[p] as string) as number;
+				}
+			}
+			this.shadowed.clear();
+		}
 		const pending = this.unresolved;
 		this.unresolved = [];
 		for (const { i, parentId } of pending) {
 			const parent = this.byId.get(parentId);
 			if (parent === undefined) {
 				const reason = `parentId ${JSON.stringify(parentId)} names no entry`;
-				this.structural("unknown_parent", reason, this.line(i), "kept as a root");
-				this.detached = true;
+				this.repair(
+					"unknown_parent",
+					reason,
+					this.line(i),
+					"the entry starts the branch, as in pi",
+				);
 				continue;
 			}
 			this.parentCol.data[i] = parent;
@@ -253,22 +180,13 @@ export class SessionTree {
 		const kind = this.kind(i);
 		const setsModel =
 			kind === Kind.ModelChange || ((this.kindCol.data[i] as number) & SETS_MODEL) !== 0;
-		if (p === NONE) {
-			this.depthCol.data[i] = 0;
-			this.compactionCol.data[i] = kind === Kind.Compaction ? i : NONE;
-			this.collapseCol.data[i] = kind === Kind.CompactContext ? i : NONE;
-			this.thinkingCol.data[i] = kind === Kind.ThinkingLevelChange ? i : NONE;
-			this.modelCol.data[i] = setsModel ? i : NONE;
-			return;
-		}
-		this.depthCol.data[i] = (this.depthCol.data[p] as number) + 1;
-		this.compactionCol.data[i] =
-			kind === Kind.Compaction ? i : (this.compactionCol.data[p] as number);
-		this.collapseCol.data[i] =
-			kind === Kind.CompactContext ? i : (this.collapseCol.data[p] as number);
-		this.thinkingCol.data[i] =
-			kind === Kind.ThinkingLevelChange ? i : (this.thinkingCol.data[p] as number);
-		this.modelCol.data[i] = setsModel ? i : (this.modelCol.data[p] as number);
+		const own = (k: Kind, col: { data: Int32Array }) =>
+			kind === k ? i : p === NONE ? NONE : (col.data[p] as number);
+		this.depthCol.data[i] = p === NONE ? 0 : (this.depthCol.data[p] as number) + 1;
+		this.compactionCol.data[i] = own(Kind.Compaction, this.compactionCol);
+		this.collapseCol.data[i] = own(Kind.CompactContext, this.collapseCol);
+		this.thinkingCol.data[i] = own(Kind.ThinkingLevelChange, this.thinkingCol);
+		this.modelCol.data[i] = setsModel ? i : p === NONE ? NONE : (this.modelCol.data[p] as number);
 	}
 
 	/** Recomputes inherited columns in parent-first order (after forward references). */
@@ -276,20 +194,17 @@ export class SessionTree {
 		const done = new Uint8Array(this.size);
 		const stack: number[] = [];
 		for (let i = 0; i < this.size; i++) {
-			let x = i;
-			while (x !== NONE && done[x] === 0) {
+			for (let x = i; x !== NONE && done[x] === 0; x = this.parentCol.data[x] as number) {
 				stack.push(x);
-				x = this.parentCol.data[x] as number;
 			}
-			while (stack.length > 0) {
-				const y = stack.pop() as number;
+			for (let y = stack.pop(); y !== undefined; y = stack.pop()) {
 				this.inherit(y);
 				done[y] = 1;
 			}
 		}
 	}
 
-	/** Finds parentId cycles in O(n): an error naming the entries, never a hang. */
+	/** Finds parentId cycles in O(n) and cuts each where it closes: never a hang. */
 	private breakCycles(): void {
 		const state = new Uint8Array(this.size); // 0 new, 1 on the current walk, 2 done
 		const walk: number[] = [];
@@ -304,7 +219,7 @@ export class SessionTree {
 				const cycle = walk.slice(walk.indexOf(x));
 				const names = cycle.map((c) => `${this.ids[c]} (line ${this.line(c)})`);
 				const reason = `parentId cycle: ${names.join(" → ")} → ${this.ids[x]}`;
-				this.structural("parent_cycle", reason, this.line(x), `cut: ${this.ids[x]} kept as a root`);
+				this.repair("parent_cycle", reason, this.line(x), `cut: ${this.ids[x]} starts the branch`);
 				this.parentCol.data[x] = NONE;
 			}
 			for (const y of walk) state[y] = 2;
@@ -313,33 +228,25 @@ export class SessionTree {
 	}
 
 	private fold(entry: Entry): void {
-		const data = (entry as { data?: Record<string, unknown> }).data ?? {};
+		const data = "data" in entry ? entry.data : undefined;
+		if (typeof data !== "object" || data === null) return;
 		for (const [key, value] of Object.entries(data)) {
 			if (value === null) delete this.metadata[key];
 			else this.metadata[key] = value;
 		}
 	}
 
-	/** A broken tree: an error, or in lenient mode a diagnostic saying what was salvaged. */
-	private structural(
-		code: "duplicate_id" | "unknown_parent" | "parent_cycle",
-		reason: string,
-		line: number,
-		salvage: string,
-	): void {
-		if (!this.lenient) throw new ContextError(code, reason, { file: this.file, line });
-		this.diagnostics.push({
-			severity: "warning",
-			code,
-			message: `${reason}; ${salvage}`,
-			file: this.file,
-			line,
-		});
+	/** Broken structure: an error in strict mode, else a warning saying what was repaired. */
+	private repair(code: ErrorCode, reason: string, line: number, salvage: string): void {
+		if (this.strict) throw new ContextError(code, reason, { file: this.file, line });
+		this.repaired = true;
+		this.diagnostics.warn(code, `${reason}; ${salvage}`, line);
 	}
 }
 
 /** An assistant message that says which model wrote it. */
-function namesModel(entry: MessageEntry): boolean {
-	const m = entry.message as { role: string; provider?: unknown; model?: unknown };
+function namesModel(entry: Entry): boolean {
+	if (entry.type !== "message" || !("message" in entry)) return false;
+	const m = entry.message as { role?: unknown; provider?: unknown; model?: unknown };
 	return m.role === "assistant" && typeof m.provider === "string" && typeof m.model === "string";
 }

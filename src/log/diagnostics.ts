@@ -1,0 +1,66 @@
+/**
+ * A bounded list of warnings. A log of a million bad lines must not hold a
+ * million diagnostics: the first {@link DEFAULT_KEPT} are kept as they are,
+ * the rest only counted per code, and {@link Diagnostics.list} ends with one
+ * summary saying how many more there were.
+ */
+import type { Diagnostic, ErrorCode } from "../errors.js";
+
+/** How many warnings of one source are kept whole. */
+export const DEFAULT_KEPT = 100;
+
+export class Diagnostics {
+	private readonly kept: Diagnostic[] = [];
+	private readonly dropped = new Map<ErrorCode, number>();
+	private droppedTotal = 0;
+
+	constructor(
+		readonly file: string,
+		private readonly limit = DEFAULT_KEPT,
+	) {}
+
+	/** Records a warning (kept whole while under the limit). */
+	push(d: Diagnostic): void {
+		if (this.kept.length < this.limit) {
+			this.kept.push(d);
+			return;
+		}
+		this.dropped.set(d.code, (this.dropped.get(d.code) ?? 0) + 1);
+		this.droppedTotal++;
+	}
+
+	/** A warning of `code` at `line` of the file. */
+	warn(code: ErrorCode, message: string, line?: number, column?: number): void {
+		this.push({
+			severity: "warning",
+			code,
+			message,
+			file: this.file,
+			...(line === undefined ? {} : { line }),
+			...(column === undefined ? {} : { column }),
+		});
+	}
+
+	/** How many warnings were recorded, kept or not. */
+	get count(): number {
+		return this.kept.length + this.droppedTotal;
+	}
+
+	/** The kept warnings, then one summary of those only counted. */
+	list(): Diagnostic[] {
+		if (this.droppedTotal === 0) return [...this.kept];
+		const byCode = [...this.dropped]
+			.sort(([a], [b]) => (a < b ? -1 : 1))
+			.map(([code, n]) => `${code}: ${n}`)
+			.join(", ");
+		return [
+			...this.kept,
+			{
+				severity: "warning",
+				code: "more_diagnostics",
+				message: `and ${this.droppedTotal} more warnings not listed (${byCode})`,
+				file: this.file,
+			},
+		];
+	}
+}

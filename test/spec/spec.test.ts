@@ -1,0 +1,159 @@
+/**
+ * The table-driven spec: every `*.yaml` file beside this one holds cases of
+ * the log contract and of rendering, as data. One case:
+ *
+ * ```yaml
+ * - name: a line that is not JSON is skipped with a warning
+ *   log:                       # one item per line
+ *     - {type: message, id: u1, parentId: null, message: {role: user, content: hi}}
+ *     - "{not json"            # a string is written as it is
+ *   options: {strict: true}    # ContextService and load options (strict, leaf, templateVersion…)
+ *   error: bad_json@3          # or: code@line:column; or the expectations below
+ *   errorIn: templates         # the error names this file (default: the log)
+ *   messages: ["user: hi"]     # each message as "role: text"
+ *   llm: ["user: hi"]          # the provider-ready messages, the same way
+ *   warnings: [skipped_line@3] # every warning, in order: code@line
+ *   leaf: u1
+ * ```
+ *
+ * An object in `log` is written as JSON; an entry (any type but `session`)
+ * without a `timestamp` gets one, and so does a message without one. The
+ * standard version-3 header is written first unless `header` says otherwise:
+ * `header: none` (the log brings its own, or none), or an object to use.
+ * `bom: true` writes a UTF-8 byte-order mark first; `eol: none` leaves the
+ * last line without its newline. Image blocks read as `<image>`, text blocks
+ * are joined with `|`.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { z } from "zod";
+import { type ContextBundle, ContextError, ContextService } from "../../src/index.js";
+
+const Case = z.strictObject({
+	name: z.string(),
+	log: z.array(z.union([z.string(), z.record(z.string(), z.unknown())])),
+	header: z.union([z.literal("none"), z.record(z.string(), z.unknown())]).optional(),
+	bom: z.boolean().optional(),
+	eol: z.literal("none").optional(),
+	options: z.record(z.string(), z.unknown()).optional(),
+	error: z.string().optional(),
+	errorIn: z.string().optional(),
+	messages: z.array(z.string()).optional(),
+	llm: z.array(z.string()).optional(),
+	warnings: z.array(z.string()).optional(),
+	leaf: z.union([z.string(), z.null()]).optional(),
+});
+type Case = z.infer<typeof Case>;
+
+const HEADER = {
+	type: "session",
+	version: 3,
+	id: "spec",
+	timestamp: "2026-01-01T00:00:00.000Z",
+	cwd: "/spec",
+};
+const TIMESTAMP = "2026-01-01T00:00:01.000Z";
+
+const dir = mkdtempSync(join(tmpdir(), "theway-context-spec-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The case's log as file bytes. */
+function bytesOf(c: Case): Buffer {
+	const items = c.header === "none" ? c.log : [c.header ?? HEADER, ...c.log];
+	const lines = items.map((item) =>
+		typeof item === "string" ? item : JSON.stringify(filled(item)),
+	);
+	const text = lines.join("\n") + (c.eol === "none" ? "" : "\n");
+	return Buffer.concat([Buffer.from(c.bom === true ? "\ufeff" : ""), Buffer.from(text)]);
+}
+
+function filled(item: Record<string, unknown>): Record<string, unknown> {
+	if (item.type === "session" || "timestamp" in item) return item;
+	const message = item.message as Record<string, unknown> | undefined;
+	const withTime =
+		typeof message === "object" && message !== null && !("timestamp" in message)
+			? { ...item, message: { ...message, timestamp: 1 } }
+			: item;
+	return { ...withTime, timestamp: TIMESTAMP };
+}
+
+/** "role: text" of a message, bundle or provider-ready. */
+function describeMessage(m: Record<string, unknown>): string {
+	const text =
+		typeof m.summary === "string"
+			? m.summary
+			: typeof m.command === "string"
+				? m.command
+				: typeof m.payload === "object"
+					? (m.payload as { summary: string }).summary
+					: contentText(m.content);
+	return `${m.role as string}: ${text}`;
+}
+
+function contentText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return JSON.stringify(content);
+	return content
+		.map((b: { type?: string; text?: unknown; thinking?: unknown; name?: unknown }) =>
+			b.type === "image"
+				? "<image>"
+				: b.type === "toolCall"
+					? `<call ${b.name}>`
+					: (b.text ?? b.thinking),
+		)
+		.join("|");
+}
+
+const where = (e: { code: string; line?: number | undefined; column?: number | undefined }) =>
+	`${e.code}${e.line === undefined ? "" : `@${e.line}`}${e.column === undefined ? "" : `:${e.column}`}`;
+
+function run(c: Case, file: string): void {
+	writeFileSync(file, bytesOf(c));
+	const options = c.options ?? {};
+	const service = new ContextService(options);
+	let bundle: ContextBundle;
+	try {
+		bundle = service.loadSync(file, options);
+	} catch (error) {
+		if (!(error instanceof ContextError) || c.error === undefined) throw error;
+		if (c.errorIn === undefined) expect(error.file).toBe(file);
+		else expect(error.file?.endsWith(c.errorIn), `${error.file}`).toBe(true);
+		expect(where(error)).toBe(c.error);
+		return;
+	}
+	expect(c.error, "loaded, but an error was expected").toBeUndefined();
+	const warnings = bundle.meta.diagnostics.filter((d) => d.severity === "warning");
+	expect(warnings.map(where)).toEqual(c.warnings ?? []);
+	for (const d of warnings) expect(d.file).toBe(file);
+	if (c.messages !== undefined) {
+		expect(bundle.messages.map((m) => describeMessage(m as Record<string, unknown>))).toEqual(
+			c.messages,
+		);
+	}
+	if (c.llm !== undefined) {
+		const llm = service.convertToLlm(bundle) as Record<string, unknown>[];
+		expect(llm.map(describeMessage)).toEqual(c.llm);
+	}
+	if (c.leaf !== undefined) expect(bundle.meta.leafId).toBe(c.leaf);
+}
+
+const files = readdirSync(import.meta.dirname).filter((f) => f.endsWith(".yaml"));
+
+it("holds spec files", () => {
+	expect(files.length).toBeGreaterThan(0);
+});
+
+for (const name of files) {
+	const cases = z.array(Case).parse(parse(readFileSync(join(import.meta.dirname, name), "utf8")));
+	describe(name, () => {
+		cases.forEach((c, i) => {
+			it(c.name, () => {
+				expect(c.error !== undefined || c.messages !== undefined || c.llm !== undefined).toBe(true);
+				run(c, join(dir, `${name.replace(/\.yaml$/, "")}-${i}.jsonl`));
+			});
+		});
+	});
+}
