@@ -7,6 +7,7 @@
 import { ContextError, formatDiagnostic, usageError } from "../errors.js";
 import { escapeControl } from "../render/terminal.js";
 import { buildCommand } from "./build.js";
+import { diffCommand } from "./diff.js";
 import { inspectCommand } from "./inspect.js";
 import type { Io } from "./io.js";
 import { renderCommand } from "./render.js";
@@ -17,6 +18,7 @@ Usage:
   theway-context render <session.jsonl> [options]   print the context bundle
   theway-context build [--update] [--templates DIR] check the templates, fixtures and snapshots
   theway-context inspect <session.jsonl> [options]  measure each section and message in tokens
+  theway-context diff <session|DIR>... --from A --to B   what a template change does to sessions
   theway-context <command> --help                   help for one command
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
@@ -26,6 +28,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
 	render: renderCommand,
 	build: buildCommand,
 	inspect: inspectCommand,
+	diff: diffCommand,
 };
 
 /** Runs the CLI on `argv` (without node and the script). */
