@@ -42,6 +42,7 @@ import {
 	timeRoundsInChildren,
 } from "./measure.js";
 import { label, printLoads, printPeaks, printReloads, printRender, verdicts } from "./report.js";
+import { benchWorkbench } from "./workbench.js";
 
 const FULL = process.argv.includes("--full");
 const SIZES = [1_000, 10_000, 100_000, ...(FULL ? [1_000_000] : [])];
@@ -270,7 +271,8 @@ async function main() {
 	}
 	printPeaks(peaks);
 
-	const lines = verdicts({ loads, reloads, render, peaks }, FULL);
+	const workbench = (await attempt("workbench", benchWorkbench)) ?? [];
+	const lines = [...verdicts({ loads, reloads, render, peaks }, FULL), ...workbench];
 	console.log("\nTargets");
 	for (const v of lines) console.log(v.line);
 	const failed = lines.filter((v) => v.status === "FAIL").length;
