@@ -234,8 +234,7 @@ describe("summarize", () => {
 			file: "f",
 			changed:
 				to === from ? [] : [{ section: "harness", tokensFrom: from, tokensTo: to, diff: "" }],
-			tokensFrom: from,
-			tokensTo: to,
+			tokenDelta: to - from,
 			...(error === undefined ? {} : { error }),
 		});
 		expect(summarize([s(10, 12), s(10, 10), s(10, 30), s(10, 9), s(0, 0, "bad")])).toEqual({

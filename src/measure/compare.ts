@@ -14,6 +14,10 @@ import { contentOf } from "./content.js";
 import { sectionSpans } from "./measure.js";
 import type { Tokenizer } from "./tokenizer.js";
 
+/** Token counts kept for reuse: at most this many texts, each at most this long. */
+const MAX_CACHED = 4096;
+const MAX_CACHED_CHARS = 64 * 1024;
+
 /** One side of a comparison: a templates folder, and a set version or the service's default. */
 export interface Side {
 	templates: string;
@@ -34,9 +38,8 @@ export interface ChangedPart {
 export interface SessionDiff {
 	file: string;
 	changed: ChangedPart[];
-	/** Whole-context tokens on each side (0 when it failed). */
-	tokensFrom: number;
-	tokensTo: number;
+	/** The whole context's token change, to − from (the sum over the changed parts). */
+	tokenDelta: number;
 	/** Why the session could not be compared, located. */
 	error?: string;
 }
@@ -45,6 +48,7 @@ export interface SessionDiff {
 export class Comparer {
 	private readonly from: ContextService;
 	private readonly to: ContextService;
+	private readonly counts = new Map<string, number>();
 
 	constructor(
 		private readonly sides: { from: Side; to: Side },
@@ -68,32 +72,41 @@ export class Comparer {
 			const b = load(this.to, file, this.sides.to);
 			const partsA = parts(this.from, a);
 			const partsB = parts(this.to, b);
-			const count = (text: string | undefined) =>
-				text === undefined ? 0 : this.tokenizer.count(text);
 			const changed: ChangedPart[] = [];
-			let tokensFrom = 0;
-			let tokensTo = 0;
+			let tokenDelta = 0;
+			// Unchanged parts add nothing to the delta, so only changed ones are counted.
 			for (const name of union([...partsA.keys()], [...partsB.keys()])) {
 				const textA = partsA.get(name);
 				const textB = partsB.get(name);
-				const from = count(textA);
-				const to = textA === textB ? from : count(textB);
-				tokensFrom += from;
-				tokensTo += to;
-				if (textA !== textB) {
-					changed.push({
-						section: name,
-						tokensFrom: from,
-						tokensTo: to,
-						diff: unifiedDiff(textA ?? "", textB ?? ""),
-					});
-				}
+				if (textA === textB) continue;
+				const from = this.count(textA);
+				const to = this.count(textB);
+				tokenDelta += to - from;
+				changed.push({
+					section: name,
+					tokensFrom: from,
+					tokensTo: to,
+					diff: unifiedDiff(textA ?? "", textB ?? ""),
+				});
 			}
-			return { file, changed, tokensFrom, tokensTo };
+			return { file, changed, tokenDelta };
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
-			return { file, changed: [], tokensFrom: 0, tokensTo: 0, error: error.message };
+			return { file, changed: [], tokenDelta: 0, error: error.message };
 		}
+	}
+
+	/** Tokens of a part; a text seen before (a harness shared by a corpus) is counted once. */
+	private count(text: string | undefined): number {
+		if (text === undefined || text === "") return 0;
+		const cached = this.counts.get(text);
+		if (cached !== undefined) return cached;
+		const n = this.tokenizer.count(text);
+		if (text.length <= MAX_CACHED_CHARS) {
+			if (this.counts.size >= MAX_CACHED) this.counts.clear();
+			this.counts.set(text, n);
+		}
+		return n;
 	}
 }
 

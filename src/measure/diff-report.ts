@@ -18,7 +18,7 @@ export interface DiffSummary {
 /** The summary over every session's comparison. */
 export function summarize(results: readonly SessionDiff[]): DiffSummary {
 	const compared = results.filter((r) => r.error === undefined);
-	const deltas = compared.map((r) => r.tokensTo - r.tokensFrom).sort((a, b) => a - b);
+	const deltas = compared.map((r) => r.tokenDelta).sort((a, b) => a - b);
 	const mid = deltas.length >> 1;
 	return {
 		sessions: results.length,
@@ -49,7 +49,7 @@ export function formatSessionDiff(result: SessionDiff, color: boolean): string {
 	const file = escapeControl(result.file).replace(/\n/g, "\\n");
 	if (result.error !== undefined) return `${c.red(`✗ ${file}: ${escapeControl(result.error)}`)}\n`;
 	if (result.changed.length === 0) return "";
-	const delta = result.tokensTo - result.tokensFrom;
+	const delta = result.tokenDelta;
 	const out = [
 		c.bold(
 			`═══ ${file}: ${result.changed.length} part${result.changed.length === 1 ? "" : "s"} changed, ${signed(delta)} tokens`,
