@@ -15,6 +15,7 @@ Usage:
   theway-context serve --stdio                      a sidecar: JSON-RPC 2.0 over stdin/stdout
   theway-context inspect <session.jsonl> [options]  measure each section and message in tokens
   theway-context preview [session.jsonl|DIR]         a live page of the prompt, for editing templates
+  theway-context diff <session|DIR>... --from A --to B   what a template change does to sessions
   theway-context <command> --help                   help for one command
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 	build: async () => (await import("./build.js")).buildCommand,
 	serve: async () => (await import("./serve.js")).serveCommand,
 	inspect: async () => (await import("./inspect.js")).inspectCommand,
+	diff: async () => (await import("./diff.js")).diffCommand,
 	preview: async () => (await import("./preview.js")).previewCommand,
 };
 
