@@ -16,6 +16,7 @@ import { OpenLog, type OpenLogOptions } from "./log/open-log.js";
 import { STDIN } from "./log/read.js";
 import { carrySet, setOfBundle } from "./render/bundle-set.js";
 import { convertMessages } from "./render/convert.js";
+import { stubsOf, type VirtualizedResult, virtualizeMessages } from "./render/stubs.js";
 import { renderSystemPrompt } from "./render/system-prompt.js";
 import type { ContextMessage, LlmMessage } from "./session/messages.js";
 import { type ModelRef, projectBranch } from "./session/project.js";
@@ -40,6 +41,12 @@ export interface LoadOptions extends ViewOptions {
 	leaf?: string;
 	/** Render with this template set, whatever the session pins. */
 	templateVersion?: string;
+	/**
+	 * Tool results over the set's threshold reach the model as stubs (default
+	 * true, when the set has a `tool-result-stub` template); false: every
+	 * result whole, as pi sends it.
+	 */
+	virtualize?: boolean;
 }
 
 export interface BundleMeta {
@@ -57,6 +64,12 @@ export interface BundleMeta {
 	entryCount: number;
 	/** Warnings: torn last line, unknown entries, skipped lines, cut summaries… */
 	diagnostics: Diagnostic[];
+	/**
+	 * The tool results that reach the model as stubs (`messages` keeps them
+	 * whole), with the tokens each saves; empty when the set does not
+	 * virtualize or the load was asked not to.
+	 */
+	virtualized: VirtualizedResult[];
 }
 
 /** What a model call needs: the system prompt and the messages. */
@@ -160,18 +173,31 @@ export class ContextService {
 					thinkingLevel: projection.thinkingLevel ?? null,
 					entryCount: tree.size,
 					diagnostics,
+					virtualized:
+						options.virtualize === false
+							? []
+							: virtualizeMessages(projection.messages, projection.entryIds, set),
 				},
 			},
 			set,
 		);
 	}
 
-	/** The provider-ready messages of `bundle`, framed by the set that rendered it. */
-	convertToLlm(bundle: ContextBundle, options: { diagnostics?: Diagnostic[] } = {}): LlmMessage[] {
+	/**
+	 * The provider-ready messages of `bundle`, framed by the set that rendered
+	 * it, the results `bundle.meta.virtualized` lists as stubs (unless
+	 * `virtualize` is false).
+	 */
+	convertToLlm(
+		bundle: ContextBundle,
+		options: { diagnostics?: Diagnostic[]; virtualize?: boolean } = {},
+	): LlmMessage[] {
+		const set = setOfBundle(bundle, this.registry);
 		return convertMessages(
 			bundle.messages,
-			setOfBundle(bundle, this.registry),
+			set,
 			options.diagnostics,
+			stubsOf(bundle, set, options.virtualize !== false),
 		);
 	}
 
@@ -285,13 +311,21 @@ export function loadContext(
 
 /**
  * The provider-ready form of a bundle's messages. Given the bundle, it frames
- * them with the template set that rendered it; given bare messages, with
- * `templateVersion` of `templates` (default: the newest set). Messages of an
- * unknown role are left out with a warning, into `diagnostics` when given.
+ * them with the template set that rendered it and applies its
+ * `meta.virtualized` (unless `virtualize` is false); given bare messages, with
+ * `templateVersion` of `templates` (default: the newest set), every tool
+ * result whole (a stub names its entry, which bare messages do not have).
+ * Messages of an unknown role are left out with a warning, into
+ * `diagnostics` when given.
  */
 export function convertToLlm(
 	input: ContextBundle | readonly ContextMessage[],
-	options: { templates?: string; templateVersion?: string; diagnostics?: Diagnostic[] } = {},
+	options: {
+		templates?: string;
+		templateVersion?: string;
+		diagnostics?: Diagnostic[];
+		virtualize?: boolean;
+	} = {},
 ): LlmMessage[] {
 	const bundle = Array.isArray(input) ? undefined : (input as ContextBundle);
 	const messages = bundle === undefined ? (input as readonly ContextMessage[]) : bundle.messages;
@@ -301,5 +335,7 @@ export function convertToLlm(
 		bundle === undefined || chosen
 			? registry.get(options.templateVersion ?? bundle?.meta.templateVersion)
 			: setOfBundle(bundle, registry);
-	return convertMessages(messages, set, options.diagnostics);
+	const stubs =
+		bundle === undefined ? undefined : stubsOf(bundle, set, options.virtualize !== false);
+	return convertMessages(messages, set, options.diagnostics, stubs);
 }

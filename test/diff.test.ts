@@ -229,20 +229,22 @@ describe("diff over a corpus with a broken session", () => {
 });
 
 describe("summarize", () => {
-	it("gives min, median and max of the per-session token delta, failures apart", () => {
+	it("gives min, median and max of the per-session token delta and the savings of stubs, failures apart", () => {
 		const s = (from: number, to: number, error?: string) => ({
 			file: "f",
 			changed:
 				to === from ? [] : [{ section: "harness", tokensFrom: from, tokensTo: to, diff: "" }],
 			tokenDelta: to - from,
+			virtualized: { from: { results: 0, saved: 0 }, to: { results: 1, saved: from * 100 } },
 			...(error === undefined ? {} : { error }),
 		});
-		expect(summarize([s(10, 12), s(10, 10), s(10, 30), s(10, 9), s(0, 0, "bad")])).toEqual({
+		expect(summarize([s(10, 12), s(10, 10), s(10, 30), s(10, 9), s(7, 7, "bad")])).toEqual({
 			sessions: 5,
 			changed: 3,
 			unchanged: 1,
 			failed: 1,
 			tokenDelta: { min: -1, median: 1, max: 20, total: 21 },
+			virtualized: { from: { results: 0, saved: 0 }, to: { results: 4, saved: 4000 } },
 		});
 	});
 });

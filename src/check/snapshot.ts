@@ -14,10 +14,15 @@ export function snapshotText(bundle: ContextBundle, llm: readonly LlmMessage[]):
 	const diagnostics = meta.diagnostics.map(
 		(d) => `${d.severity} ${d.code} line ${d.line ?? "-"}: ${d.message}`,
 	);
+	const virtualized = (meta.virtualized ?? []).map(
+		(v) =>
+			`virtualized #${v.index} entry ${v.entryId} (${v.toolName}${v.isError ? ", error" : ""}): ${v.chars} chars, ${v.tokensBefore} → ${v.tokensAfter} tokens`,
+	);
 	return [
 		`templates: ${meta.templateVersion}`,
 		`leaf: ${meta.leafId ?? "none"}; model: ${model}; thinking level: ${meta.thinkingLevel ?? "none"}`,
 		...diagnostics,
+		...virtualized,
 		"",
 		"===== system prompt =====",
 		bundle.systemPrompt,
@@ -25,8 +30,22 @@ export function snapshotText(bundle: ContextBundle, llm: readonly LlmMessage[]):
 		JSON.stringify(bundle.messages, null, 2),
 		"===== llm =====",
 		...llm.flatMap((m) => [`--- ${m.role}`, llmText(m)]),
+		...stubsText(bundle, llm),
 		"",
 	].join("\n");
+}
+
+/** The text of each stub, as the model reads it (the llm section shows it as JSON). */
+function stubsText(bundle: ContextBundle, llm: readonly LlmMessage[]): string[] {
+	const listed = bundle.meta.virtualized ?? [];
+	if (listed.length === 0) return [];
+	const out = ["===== stubs ====="];
+	for (const v of listed) {
+		const message = llm.find((m) => m.role === "toolResult" && m.toolCallId === v.toolCallId);
+		const first = Array.isArray(message?.content) ? message.content[0] : undefined;
+		out.push(`--- entry ${v.entryId}`, typeof first?.text === "string" ? first.text : "(none)");
+	}
+	return out;
 }
 
 function llmText(message: LlmMessage): string {

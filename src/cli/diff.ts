@@ -94,6 +94,7 @@ export async function diffCommand(args: string[], io: Io): Promise<number> {
 					tokensFrom,
 					tokensTo,
 				})),
+				virtualized: r.virtualized,
 				...(r.error === undefined ? {} : { error: r.error }),
 			})),
 			summary,

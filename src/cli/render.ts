@@ -21,6 +21,10 @@ Options:
   --cwd DIR                the working directory (default: metadata, then the header)
   --templates DIR          the templates folder (default: the bundled templates/)
   --template-version V     render with template set V, whatever the session pins
+  --no-virtualize          every tool result whole, as pi sends it (by default,
+                           one over the set's threshold reaches the model as a
+                           stub naming its entry; json lists them in
+                           meta.virtualized)
   --strict                 refuse damaged input with a located error (by default,
                            damaged lines are skipped and repairs made, each one
                            listed on stderr, as pi reads them)
@@ -42,6 +46,7 @@ const OPTIONS = {
 	lenient: { type: "boolean" },
 	quiet: { type: "boolean" },
 	full: { type: "boolean" },
+	"no-virtualize": { type: "boolean" },
 	help: { type: "boolean", short: "h" },
 } as const;
 
@@ -76,6 +81,7 @@ export async function renderCommand(args: string[], io: Io): Promise<number> {
 		...(values["template-version"] === undefined
 			? {}
 			: { templateVersion: values["template-version"] }),
+		...(values["no-virtualize"] === true ? { virtualize: false } : {}),
 	});
 	if (values.quiet !== true) {
 		for (const d of bundle.meta.diagnostics) printDiagnostic(io, d);

@@ -6,7 +6,7 @@
  */
 import { unifiedDiff } from "../check/line-diff.js";
 import { ContextError } from "../errors.js";
-import { convertMessage } from "../render/convert.js";
+import { bundleConverter } from "../render/stubs.js";
 import type { ContextBundle, LoadOptions } from "../service.js";
 import { ContextService } from "../service.js";
 import { TemplateRegistry } from "../templates/registry.js";
@@ -40,8 +40,16 @@ export interface SessionDiff {
 	changed: ChangedPart[];
 	/** The whole context's token change, to − from (the sum over the changed parts). */
 	tokenDelta: number;
+	/** Tool results each side sends as stubs, and the o200k tokens they save (`meta.virtualized`). */
+	virtualized: { from: Savings; to: Savings };
 	/** Why the session could not be compared, located. */
 	error?: string;
+}
+
+/** How many tool results a rendering sends as stubs, and the o200k tokens that saves. */
+export interface Savings {
+	results: number;
+	saved: number;
 }
 
 /** Compares sessions, keeping one service per side. */
@@ -89,10 +97,17 @@ export class Comparer {
 					diff: unifiedDiff(textA ?? "", textB ?? ""),
 				});
 			}
-			return { file, changed, tokenDelta };
+			return { file, changed, tokenDelta, virtualized: { from: savings(a), to: savings(b) } };
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
-			return { file, changed: [], tokenDelta: 0, error: error.message };
+			const none = { results: 0, saved: 0 };
+			return {
+				file,
+				changed: [],
+				tokenDelta: 0,
+				virtualized: { from: none, to: none },
+				error: error.message,
+			};
 		}
 	}
 
@@ -123,12 +138,17 @@ function parts(service: ContextService, bundle: ContextBundle): Map<string, stri
 	for (const s of sectionSpans(bundle.systemPrompt)) {
 		out.set(s.name, bundle.systemPrompt.slice(s.start, s.end));
 	}
-	const set = service.templateSet(bundle.meta.templateVersion);
-	bundle.messages.forEach((message, index) => {
-		const llm = convertMessage(message, set);
+	const convert = bundleConverter(bundle, service.templateSet(bundle.meta.templateVersion));
+	bundle.messages.forEach((_, index) => {
+		const llm = convert(index);
 		if (llm !== undefined) out.set(`message ${index}`, contentOf(llm.content).text);
 	});
 	return out;
+}
+
+function savings(bundle: ContextBundle): Savings {
+	const listed = bundle.meta.virtualized;
+	return { results: listed.length, saved: listed.reduce((sum, v) => sum + v.saved, 0) };
 }
 
 /** The names of both lists, in the order they come (a's first, then b's new ones where they stand). */

@@ -4,7 +4,7 @@
  * characters escaped); then one summary over the corpus.
  */
 import { escapeControl, paint } from "../render/terminal.js";
-import type { SessionDiff } from "./compare.js";
+import type { Savings, SessionDiff } from "./compare.js";
 
 export interface DiffSummary {
 	sessions: number;
@@ -13,6 +13,8 @@ export interface DiffSummary {
 	failed: number;
 	/** Whole-context token delta per compared session (to − from). */
 	tokenDelta: { min: number; median: number; max: number; total: number } | null;
+	/** Tool results sent as stubs over the compared sessions, on each side, and the o200k tokens saved. */
+	virtualized: { from: Savings; to: Savings };
 }
 
 /** The summary over every session's comparison. */
@@ -20,6 +22,10 @@ export function summarize(results: readonly SessionDiff[]): DiffSummary {
 	const compared = results.filter((r) => r.error === undefined);
 	const deltas = compared.map((r) => r.tokenDelta).sort((a, b) => a - b);
 	const mid = deltas.length >> 1;
+	const total = (side: "from" | "to"): Savings => ({
+		results: compared.reduce((sum, r) => sum + r.virtualized[side].results, 0),
+		saved: compared.reduce((sum, r) => sum + r.virtualized[side].saved, 0),
+	});
 	return {
 		sessions: results.length,
 		changed: compared.filter((r) => r.changed.length > 0).length,
@@ -37,6 +43,7 @@ export function summarize(results: readonly SessionDiff[]): DiffSummary {
 						max: deltas.at(-1) as number,
 						total: deltas.reduce((a, b) => a + b, 0),
 					},
+		virtualized: { from: total("from"), to: total("to") },
 	};
 }
 
@@ -55,6 +62,10 @@ export function formatSessionDiff(result: SessionDiff, color: boolean): string {
 			`═══ ${file}: ${result.changed.length} part${result.changed.length === 1 ? "" : "s"} changed, ${signed(delta)} tokens`,
 		),
 	];
+	const { from, to } = result.virtualized;
+	if (from.results !== to.results || from.saved !== to.saved) {
+		out.push(`virtualized tool results: ${savingsText(from)} → ${savingsText(to)}`);
+	}
 	for (const part of result.changed) {
 		out.push(
 			c.cyan(
@@ -90,5 +101,13 @@ export function formatSummary(summary: DiffSummary): string {
 			`token delta per session: min ${signed(d.min)}, median ${signed(d.median)}, max ${signed(d.max)} (total ${signed(d.total)})`,
 		);
 	}
+	const { from, to } = summary.virtualized;
+	if (from.results + to.results > 0) {
+		lines.push(`virtualized tool results: ${savingsText(from)} → ${savingsText(to)}`);
+	}
 	return `${lines.join("\n")}\n`;
+}
+
+function savingsText(s: Savings): string {
+	return `${s.results} (${s.saved.toLocaleString("en-US")} o200k tokens saved)`;
 }

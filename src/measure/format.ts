@@ -77,6 +77,12 @@ export function formatSize(size: ContextSize, title: string): string {
 			`images: ${size.images.count}, ~${num(size.images.tokens)} tokens (estimate: pixels / 750, at most 1,600 each; not in the total)`,
 		);
 	}
+	const v = size.virtualized;
+	if (v.results > 0) {
+		out.push(
+			`virtualized: ${v.results} tool result${v.results === 1 ? "" : "s"} sent as stubs: ${num(v.before)} → ${num(size.total.tokens)} tokens, ${num(v.saved)} saved (${percent(v.saved, v.before)})`,
+		);
+	}
 	out.push(
 		`cache-stable prefix: ${num(size.cacheStable.tokens)} tokens (the system prompt while its template set holds, and ${size.cacheStable.messages} of ${size.messages.length} messages)`,
 	);
@@ -100,7 +106,15 @@ export function formatSize(size: ContextSize, title: string): string {
 
 function messageLabel(m: MessageSize): string {
 	const kind = m.kind === m.role ? m.kind : `${m.kind}→${m.role}`;
-	return `  #${m.index} ${kind} ${m.entryId}${m.images > 0 ? ` +${m.images} img` : ""}${budgetNote(m.tokens, m.budget)}`;
+	const stub =
+		m.virtualized === undefined
+			? ""
+			: ` stub (${num(m.virtualized.tokens)} whole, −${num(m.virtualized.saved)})`;
+	return `  #${m.index} ${kind} ${m.entryId}${m.images > 0 ? ` +${m.images} img` : ""}${stub}${budgetNote(m.tokens, m.budget)}`;
+}
+
+function percent(part: number, whole: number): string {
+	return whole <= 0 ? "0%" : `${((part / whole) * 100).toFixed(1)}%`;
 }
 
 function budgetNote(tokens: number, budget: number | undefined): string {

@@ -5,9 +5,11 @@
  * module for `inspect`, `diff`, the build's budgets and the preview page.
  */
 import { convertMessage } from "../render/convert.js";
+import { stubsOf } from "../render/stubs.js";
 import type { ContextBundle } from "../service.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet, TemplateSetSource } from "../templates/compile.js";
+import { STUB } from "../templates/set.js";
 import { SECTIONS, type SystemView } from "../view/schema.js";
 import { templateBudgets } from "./budget.js";
 import { contentOf } from "./content.js";
@@ -59,9 +61,11 @@ export interface MessageSize extends Size {
 	images: number;
 	/** Estimated tokens of its images (not in `tokens`). */
 	imageTokens: number;
-	/** The framing template that wrote it, for a framed message. */
+	/** The framing template that wrote it, for a framed message (`tool-result-stub` for a stub). */
 	template?: string;
 	budget?: number;
+	/** For a tool result that reaches the model as a stub: its size whole, and the tokens saved. */
+	virtualized?: { chars: number; tokens: number; saved: number };
 }
 
 export interface UsageRecord {
@@ -83,6 +87,11 @@ export interface ContextSize {
 	cacheStable: { tokens: number; messages: number };
 	/** The last assistant message's recorded `usage`, if any: the provider's own count. */
 	recordedUsage: UsageRecord | null;
+	/**
+	 * Tool results sent as stubs: how many, the tokens of the whole context
+	 * had they been sent whole, and the tokens saved (`before - total.tokens`).
+	 */
+	virtualized: { results: number; before: number; saved: number };
 }
 
 export interface MeasureOptions {
@@ -143,13 +152,20 @@ export function measureContext(
 		};
 	});
 	const messages: MessageSize[] = [];
+	const stubAt = stubsOf(bundle, set);
 	bundle.messages.forEach((message, index) => {
-		const llm = convertMessage(message, set);
+		const stub = stubAt(index);
+		const llm = stub ?? convertMessage(message, set);
 		if (llm === undefined) return;
-		messages.push(
-			measureMessage(message, llm, index, bundle.entryIds[index] ?? "", size, budgetOf),
-		);
+		const m = measureMessage(message, llm, index, bundle.entryIds[index] ?? "", size, budgetOf);
+		if (stub !== undefined) {
+			const whole = size(contentOf((message as LlmMessage).content).text);
+			Object.assign(m, { template: STUB, ...budgetOf(STUB) });
+			m.virtualized = { ...whole, saved: whole.tokens - m.tokens };
+		}
+		messages.push(m);
 	});
+	const saved = messages.reduce((sum, m) => sum + (m.virtualized?.saved ?? 0), 0);
 	const system = { ...size(prompt), sections, ...budgetOf("system") };
 	const messageTokens = messages.reduce((sum, m) => sum + m.tokens, 0);
 	const last = messages.at(-1);
@@ -170,6 +186,11 @@ export function measureContext(
 			messages: Math.max(0, messages.length - 1),
 		},
 		recordedUsage: recordedUsage(bundle.messages),
+		virtualized: {
+			results: messages.filter((m) => m.virtualized !== undefined).length,
+			before: system.tokens + messageTokens + saved,
+			saved,
+		},
 	};
 }
 

@@ -8,7 +8,7 @@
 import { ContextError } from "../errors.js";
 import { contentOf } from "../measure/content.js";
 import { type MeasuredSession, measureLoaded } from "../measure/session.js";
-import { convertMessage } from "../render/convert.js";
+import { bundleConverter } from "../render/stubs.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { FailedView, MessageView, SectionView, ViewPayload } from "./protocol.js";
 import type { SessionCatalog } from "./sessions.js";
@@ -67,9 +67,10 @@ export function renderView(
 			})),
 		}),
 	);
+	const convert = bundleConverter(bundle, set);
 	const messages = size.messages.map((m): MessageView => {
 		const message = bundle.messages[m.index] as ContextMessage;
-		const llm = convertMessage(message, set) as LlmMessage;
+		const llm = convert(m.index) as LlmMessage;
 		return {
 			index: m.index,
 			role: m.role,

@@ -20,16 +20,18 @@ type Loose = Record<string, unknown>;
  * The provider-ready form of `messages`, framed with `set`'s templates. A
  * message of an unknown role (or no message at all) is left out, as pi
  * does, but never silently: a warning goes to `diagnostics`, or, when none
- * is given, to `process.emitWarning`.
+ * is given, to `process.emitWarning`. `stubAt` gives the stub a virtualized
+ * tool result reaches the model as, by index.
  */
 export function convertMessages(
 	messages: readonly ContextMessage[],
 	set: TemplateSet,
 	diagnostics?: Diagnostic[],
+	stubAt: (index: number) => LlmMessage | undefined = () => undefined,
 ): LlmMessage[] {
 	const out: LlmMessage[] = [];
 	messages.forEach((message, index) => {
-		const converted = convertMessage(message, set);
+		const converted = stubAt(index) ?? convertMessage(message, set);
 		if (converted !== undefined) out.push(converted);
 		else if (!isExcludedBash(message)) warn(unknownRole(message, index), diagnostics);
 	});

@@ -15,8 +15,8 @@ import { asText, IMAGE_TOKENS_MAX } from "../measure/content.js";
 import type { ContextBundle } from "../service.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet } from "../templates/compile.js";
-import { convertMessage } from "./convert.js";
 import { jsonText } from "./json-writer.js";
+import { bundleConverter } from "./stubs.js";
 import { escapeControl, escapeLine } from "./terminal.js";
 
 export interface TextOptions {
@@ -54,10 +54,9 @@ export function writeText(
 	write(`${RULE} system prompt · ${count(bundle.systemPrompt.length, "char")} ${RULE}\n`);
 	write(`${escapeControl(bundle.systemPrompt)}\n\n`);
 	write(`${RULE} messages · ${bundle.messages.length} ${RULE}\n`);
+	const convert = bundleConverter(bundle, set);
 	bundle.messages.forEach((message, index) => {
-		write(
-			formatMessage(message, convertMessage(message, set), index, bundle.entryIds[index], options),
-		);
+		write(formatMessage(message, convert(index), index, bundle.entryIds[index], options));
 	});
 }
 

@@ -59,31 +59,40 @@ export interface Virtualization {
 	view: ToolResultStubView;
 	/** The image blocks that stay beside the stub text. */
 	keptImages: Block[];
+	/** The result's text, as the decision read it (text blocks joined by a line break). */
+	text: string;
+	/** o200k tokens of `text`, when the decision counted them. */
+	textTokens?: number;
 }
 
 /**
  * The stub of `result` under `policy`, or undefined when it stays whole.
  * `count` gives o200k tokens; it is called only when the size cannot be
  * decided without it (a text of n UTF-8 bytes has at most n tokens).
+ * `force` builds the stub whatever the size (for a decision already taken).
  */
 export function virtualize(
 	result: ToolResultLike,
 	entryId: string,
 	policy: VirtualizePolicy,
 	count: (text: string) => number,
+	force = false,
 ): Virtualization | undefined {
 	const { text, images } = parts(result.content);
 	const imageSize = policy.countImages ? images.length * policy.imageSize : 0;
+	const under = (size: number) => !force && size <= policy.threshold;
 	let size: number;
+	let textTokens: number | undefined;
 	if (policy.unit === "chars") {
 		size = text.length + imageSize;
-		if (size <= policy.threshold) return undefined;
+		if (under(size)) return undefined;
 	} else {
 		// A token covers at least one byte, and a character at most three bytes (four for a pair).
-		if (text.length * 3 + imageSize <= policy.threshold) return undefined;
-		if (Buffer.byteLength(text, "utf8") + imageSize <= policy.threshold) return undefined;
-		size = count(text) + imageSize;
-		if (size <= policy.threshold) return undefined;
+		if (under(text.length * 3 + imageSize)) return undefined;
+		if (under(Buffer.byteLength(text, "utf8") + imageSize)) return undefined;
+		textTokens = count(text);
+		size = textTokens + imageSize;
+		if (under(size)) return undefined;
 	}
 	const keptImages = images.filter((b) => base64Length(b) <= policy.keepImagesUpTo);
 	const { head, tail } = excerpts(text, policy.head, policy.tail);
@@ -104,6 +113,8 @@ export function virtualize(
 			imagesOmitted: images.length - keptImages.length,
 		},
 		keptImages,
+		text,
+		...(textTokens === undefined ? {} : { textTokens }),
 	};
 }
 

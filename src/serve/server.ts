@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
-import { convertMessage } from "../render/convert.js";
+import { bundleConverter } from "../render/stubs.js";
 import { type ContextBundle, ContextService, type LoadOptions } from "../service.js";
 import { type CursorState, CursorStore, continues, type FileStamp } from "./cursors.js";
 import type { TooLong } from "./lines.js";
@@ -173,10 +173,10 @@ export class Sidecar {
 	private messagesFrom(bundle: ContextBundle, start: number, format: Format): unknown[] {
 		const tail = bundle.messages.slice(start);
 		if (format === "agent") return tail;
-		const set = this.service.templateSet(bundle.meta.templateVersion);
+		const convert = bundleConverter(bundle, this.service.templateSet(bundle.meta.templateVersion));
 		const out: unknown[] = [];
-		for (const message of tail) {
-			const converted = convertMessage(message, set);
+		for (let index = start; index < bundle.messages.length; index++) {
+			const converted = convert(index);
 			if (converted !== undefined) out.push(converted);
 		}
 		return out;

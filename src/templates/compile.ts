@@ -10,7 +10,12 @@ import Handlebars from "handlebars";
 import type { z } from "zod";
 import { ContextError, type Diagnostic } from "../errors.js";
 import { type Categories, CategoriesSchema } from "../view/categories.js";
-import { REQUIRED_TEMPLATES, ROOT_TEMPLATES, ROOT_VIEWS } from "../view/schema.js";
+import {
+	OPTIONAL_ROOT_VIEWS,
+	REQUIRED_TEMPLATES,
+	ROOT_TEMPLATES,
+	ROOT_VIEWS,
+} from "../view/schema.js";
 import type { SummaryCaps } from "../view/summary.js";
 import { parseTemplateFile, type TemplateFile } from "./front-matter.js";
 import { HELPER_SIGNATURES, KNOWN_HELPERS } from "./helpers.js";
@@ -19,6 +24,7 @@ import {
 	assembleSet,
 	fingerprintOf,
 	type SetMeta,
+	STUB,
 	type TemplateSet,
 	type TemplateSetSource,
 } from "./set.js";
@@ -93,6 +99,7 @@ export function checkTemplateSet(source: TemplateSetSource): {
 			line: 2,
 		});
 	}
+	diagnostics.push(...checkPolicy(files));
 	for (const t of files.values()) {
 		if (t.meta.marker !== undefined && !t.body.startsWith(t.meta.marker)) {
 			diagnostics.push({
@@ -120,6 +127,9 @@ export function checkTemplateSet(source: TemplateSetSource): {
 	if (skeleton !== undefined) diagnostics.push(...checkSkeleton(skeleton, files));
 	const roots = new Map<string, z.ZodType>();
 	for (const name of ROOT_TEMPLATES) roots.set(name, ROOT_VIEWS[name]);
+	for (const [name, schema] of Object.entries(OPTIONAL_ROOT_VIEWS)) {
+		if (files.has(name)) roots.set(name, schema);
+	}
 	diagnostics.push(
 		...typecheckTemplates({
 			templates: [...files.entries()].map(([name, t]) => ({
@@ -145,6 +155,7 @@ export function metaOf(
 ): SetMeta {
 	const templateVersions: Record<string, string> = {};
 	const markers: string[] = [];
+	const policy = files.get(STUB)?.meta.virtualize;
 	for (const [name, t] of files) {
 		templateVersions[name] = t.meta.version;
 		if (t.meta.marker !== undefined) markers.push(t.meta.marker);
@@ -156,7 +167,27 @@ export function metaOf(
 		caps: files.get("collapse-context")?.meta.caps as SummaryCaps,
 		markers,
 		categories,
+		...(policy === undefined ? {} : { virtualize: policy }),
 	};
+}
+
+/** The virtualization policy belongs to the stub template, and the stub needs one. */
+function checkPolicy(files: ReadonlyMap<string, TemplateFile>): Diagnostic[] {
+	const out: Diagnostic[] = [];
+	for (const [name, t] of files) {
+		const has = t.meta.virtualize !== undefined;
+		if (has === (name === STUB)) continue;
+		out.push({
+			severity: "error",
+			code: "bad_front_matter",
+			message: has
+				? `virtualize: belongs to ${STUB}.hbs only (the stub it configures)`
+				: `${STUB} needs virtualize: the threshold and excerpts of the stub it renders`,
+			file: t.file,
+			line: 2,
+		});
+	}
+	return out;
 }
 
 /** How many sets were compiled from source in this process (the precompiled path adds none). */

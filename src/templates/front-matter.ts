@@ -9,6 +9,25 @@ import { ContextError } from "../errors.js";
 import { SUMMARY_LABELS } from "../view/schema.js";
 import { parseYaml, validateYaml } from "./yaml.js";
 
+/**
+ * `tool-result-stub` only: when a tool result reaches the model as the stub
+ * instead of whole. Plain data, carried as is into the precompiled set.
+ */
+export const VirtualizePolicySchema = z.strictObject({
+	/** A result larger than this, in `unit`, becomes a stub. */
+	threshold: z.number().int().positive(),
+	/** `tokens`: o200k tokens; `chars`: characters (no tokenizer). */
+	unit: z.enum(["tokens", "chars"]),
+	/** Whether images count toward the size, `imageSize` units each. */
+	countImages: z.boolean(),
+	imageSize: z.number().int().nonnegative(),
+	/** Images of at most this many base64 characters stay beside the stub; larger ones are left out and counted. */
+	keepImagesUpTo: z.number().int().nonnegative(),
+	/** The excerpts the stub shows, in characters: the start and the end of the text. */
+	head: z.number().int().nonnegative(),
+	tail: z.number().int().nonnegative(),
+});
+
 export const FrontMatterSchema = z.strictObject({
 	/** Must equal the file's name without `.hbs`. */
 	name: z.string().min(1),
@@ -21,6 +40,8 @@ export const FrontMatterSchema = z.strictObject({
 	marker: z.string().min(1).optional(),
 	/** The most tokens (o200k) this template's rendering may take in any fixture; `build` checks it. */
 	budget: z.strictObject({ tokens: z.number().int().positive() }).optional(),
+	/** `tool-result-stub` only: the virtualization policy of the set. */
+	virtualize: VirtualizePolicySchema.optional(),
 });
 export type FrontMatter = z.infer<typeof FrontMatterSchema>;
 

@@ -8,11 +8,15 @@
 import { createHash } from "node:crypto";
 import type Handlebars from "handlebars";
 import type { z } from "zod";
+import type { ToolResultStubView, VirtualizePolicy } from "../render/virtualize.js";
 import { type CategoriesData, type Categorizer, compileCategories } from "../view/categorizer.js";
 import { ROOT_TEMPLATES, type RootTemplate } from "../view/constants.js";
 import type { ROOT_VIEWS } from "../view/schema.js";
 import type { SummaryCaps } from "../view/summary.js";
 import { HELPERS } from "./helpers.js";
+
+/** The template a tool result over the threshold is rendered with. */
+export const STUB = "tool-result-stub";
 
 /** A template set as read from disk: file names and texts. */
 export interface TemplateSetSource {
@@ -40,7 +44,12 @@ export interface TemplateSet {
 	/** Framing markers that session text may never reproduce. */
 	markers: readonly string[];
 	categorizer: Categorizer;
-	render: { [N in RootTemplate]: Render<ViewOf<N>> };
+	/** When tool results become stubs; undefined: the set does not virtualize. */
+	virtualize?: VirtualizePolicy;
+	render: { [N in RootTemplate]: Render<ViewOf<N>> } & {
+		/** Present exactly when `virtualize` is. */
+		"tool-result-stub"?: Render<ToolResultStubView>;
+	};
 }
 
 /** What a compiled set needs besides its template functions: all plain data. */
@@ -51,6 +60,8 @@ export interface SetMeta {
 	caps: SummaryCaps;
 	markers: string[];
 	categories: CategoriesData;
+	/** The `virtualize` front-matter of `tool-result-stub`, when the set has it. */
+	virtualize?: VirtualizePolicy;
 }
 
 /**
@@ -67,8 +78,9 @@ export function assembleSet(
 	env.unregisterHelper("lookup");
 	for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, helper.fn);
 	for (const [name, fn] of fns) env.registerPartial(name, fn);
-	const render = {} as Record<RootTemplate, Render<unknown>>;
-	for (const name of ROOT_TEMPLATES) {
+	const render = {} as Record<string, Render<unknown>>;
+	const stub = meta.virtualize === undefined ? [] : [STUB];
+	for (const name of [...ROOT_TEMPLATES, ...stub]) {
 		const fn = fns.get(name) as Handlebars.TemplateDelegate;
 		render[name] = (view) => trimTrailingNewlines(fn(view));
 	}
@@ -79,6 +91,7 @@ export function assembleSet(
 		caps: meta.caps,
 		markers: meta.markers,
 		categorizer: compileCategories(meta.categories),
+		...(meta.virtualize === undefined ? {} : { virtualize: meta.virtualize }),
 		render: render as TemplateSet["render"],
 	};
 }

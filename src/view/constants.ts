@@ -30,3 +30,10 @@ export const ROOT_TEMPLATES = [
 	"bash-execution",
 ] as const;
 export type RootTemplate = (typeof ROOT_TEMPLATES)[number];
+
+/**
+ * Templates a set may have and render directly, each with its own view: a
+ * set without `tool-result-stub` does not virtualize tool results.
+ */
+export const OPTIONAL_ROOT_TEMPLATES = ["tool-result-stub"] as const;
+export type OptionalRootTemplate = (typeof OPTIONAL_ROOT_TEMPLATES)[number];

@@ -4,9 +4,18 @@
  * system prompt template can reach the compact summary.
  */
 import { z } from "zod";
-import { ROOT_TEMPLATES, type RootTemplate, SECTIONS, SUMMARY_LABELS } from "./constants.js";
+import type { ToolResultStubView } from "../render/virtualize.js";
+import {
+	type OptionalRootTemplate,
+	ROOT_TEMPLATES,
+	type RootTemplate,
+	SECTIONS,
+	SUMMARY_LABELS,
+} from "./constants.js";
 
 export {
+	OPTIONAL_ROOT_TEMPLATES,
+	type OptionalRootTemplate,
 	ROOT_TEMPLATES,
 	type RootTemplate,
 	SECTIONS,
@@ -76,6 +85,36 @@ export const BashExecutionViewSchema = z.object({
 });
 
 /**
+ * `tool-result-stub`: what the model gets in place of a tool result over the
+ * set's threshold. Every string is session text, neutralised.
+ */
+export const ToolResultStubViewSchema = z.object({
+	/** The log entry that holds the whole result: what `session_tool_result` reads back. */
+	entryId: z.string(),
+	toolCallId: z.string(),
+	toolName: z.string(),
+	isError: z.boolean(),
+	/** Characters and lines of the result's text. */
+	chars: z.number(),
+	lines: z.number(),
+	/** Its size in the policy's unit (tokens or chars), images included when they count. */
+	size: z.number(),
+	unit: z.enum(["tokens", "chars"]),
+	/** The start and the end of the text, each of bounded size (the tail may be empty). */
+	head: z.string(),
+	tail: z.string(),
+	/** Characters between the two excerpts. */
+	omittedChars: z.number(),
+	/** Images kept beside the stub, and images left out. */
+	imagesKept: z.number(),
+	imagesOmitted: z.number(),
+});
+// The render path's plain type and the schema templates are checked against must agree.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const stubViewsAgree: Same<z.infer<typeof ToolResultStubViewSchema>, ToolResultStubView> = true;
+void stubViewsAgree;
+
+/**
  * The templates rendered directly, with the view each is rendered with: the
  * skeleton and the framings. The sections are partials of the skeleton; any
  * other template is a partial too, checked where it is called.
@@ -87,6 +126,11 @@ export const ROOT_VIEWS = {
 	"branch-summary": BranchSummaryViewSchema,
 	"bash-execution": BashExecutionViewSchema,
 } as const satisfies Record<RootTemplate, z.ZodType>;
+
+/** The templates a set may have, rendered directly, with their views. */
+export const OPTIONAL_ROOT_VIEWS = {
+	"tool-result-stub": ToolResultStubViewSchema,
+} as const satisfies Record<OptionalRootTemplate, z.ZodType>;
 
 /** Every template a set must have. */
 export const REQUIRED_TEMPLATES: readonly string[] = [...ROOT_TEMPLATES, ...SECTIONS];
