@@ -11,6 +11,8 @@
  *   pi's text with exactly those fields passed through the neutraliser;
  * - theway's own `compact_context` entry becomes a `collapse_context`
  *   message pi does not know (each such message is checked to come from one);
+ * - a tool result over the template set's threshold reaches the model as a
+ *   stub: the comparison loads with `virtualize: false`, theway's pi projection;
  * - the fixtures listed in {@link PI_NEVER_RETURNS} make pi loop forever:
  *   pi is checked to time out on them, theway to load them with a warning.
  *
@@ -200,7 +202,7 @@ describe.skipIf(!INSTALLED)(`the same messages as pi ${PI_VERSION}`, () => {
 			expect(reference?.error, "pi failed to load it").toBeUndefined();
 			const piMessages = reference?.messages as PiMessage[];
 			const piLlm = reference?.llm as LlmMessage[];
-			const bundle = service.loadSync(file);
+			const bundle = service.loadSync(file, { virtualize: false });
 			const mine = ours(service, bundle, readFileSync(file, "utf8"));
 			expect(mine.map((m) => m.role)).toEqual(piLlm.map((m) => m.role));
 			// pi's convertToLlm drops only excluded bash executions: line its messages up with theway's.

@@ -143,7 +143,9 @@ export function stubAt(
 
 /**
  * A function from a message's index to the stub it reaches the model as, for
- * the indices `listed` names (undefined for every other message).
+ * the results `bundle.meta.virtualized` lists (undefined for every other
+ * message). A listed index that no longer holds that result (a bundle whose
+ * messages were changed after loading) is not stubbed.
  */
 export function stubsOf(
 	bundle: {
@@ -156,11 +158,15 @@ export function stubsOf(
 ): (index: number) => LlmMessage | undefined {
 	const listed = enabled ? (bundle.meta.virtualized ?? []) : [];
 	if (listed.length === 0) return () => undefined;
-	const indices = new Set(listed.map((v) => v.index));
-	return (index) =>
-		indices.has(index)
-			? stubAt(bundle.messages[index] as ContextMessage, bundle.entryIds[index] ?? "", set)
-			: undefined;
+	const byIndex = new Map(listed.map((v) => [v.index, v]));
+	return (index) => {
+		const v = byIndex.get(index);
+		const message = bundle.messages[index] as ContextMessage;
+		const entryId = bundle.entryIds[index];
+		if (v === undefined || entryId !== v.entryId || !isToolResult(message)) return undefined;
+		if ((message as { toolCallId?: unknown }).toolCallId !== v.toolCallId) return undefined;
+		return stubAt(message, entryId, set);
+	};
 }
 
 /**

@@ -63,3 +63,25 @@ export function templateSet(
 	}
 	return root;
 }
+
+/** The template that renders a virtualized tool result, and carries the set's policy. */
+export const STUB_FILE = "tool-result-stub.hbs";
+
+/** A stub template's text with some fields of its `virtualize:` policy replaced. */
+export function withPolicy(
+	text: string,
+	policy: Partial<Record<string, number | boolean | string>>,
+): string {
+	let out = text;
+	for (const [key, value] of Object.entries(policy)) {
+		const line = new RegExp(`^(\\s+${key}:) .*$`, "m");
+		if (!line.test(out)) throw new Error(`no ${key} in the stub's policy`);
+		out = out.replace(line, `$1 ${String(value)}`);
+	}
+	return out;
+}
+
+/** The newest bundled set's stub template, as text. */
+export function bundledStub(): string {
+	return readFileSync(join(BUNDLED_SET, STUB_FILE), "utf8");
+}

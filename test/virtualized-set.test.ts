@@ -1,0 +1,178 @@
+/**
+ * The virtualization policy and stub as parts of a template set (validated,
+ * type-checked, carried by the precompiled set), and the CLI and sidecar
+ * faces of the feature: `render --no-virtualize`, `render --format json`,
+ * the sidecar's provider-ready messages.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ContextError, ContextService } from "../src/index.js";
+import { readTemplateSets } from "../src/templates/load.js";
+import { loadPrecompiled, precompiledPath } from "../src/templates/precompiled.js";
+import { fingerprintOf } from "../src/templates/set.js";
+import { runCli } from "./support/cli.js";
+import { inProcess } from "./support/serve.js";
+import {
+	bundledStub,
+	NEWEST,
+	ROOT,
+	STUB_FILE,
+	templateSet,
+	withPolicy,
+} from "./support/template-sets.js";
+
+const FIXTURES = join(ROOT, "test/fixtures");
+const fixtures = readdirSync(FIXTURES, { recursive: true, encoding: "utf8" })
+	.filter((f) => f.endsWith(".jsonl"))
+	.map((f) => join(FIXTURES, f));
+
+/** The error a templates folder's newest set fails with. */
+function failure(templates: string): ContextError {
+	try {
+		new ContextService({ templates }).templateSet();
+	} catch (error) {
+		if (error instanceof ContextError) return error;
+		throw error;
+	}
+	throw new Error("the set compiled");
+}
+
+describe("the policy and the stub in a template set", () => {
+	it("ships on the newest set, carried as plain data by its precompiled module", () => {
+		const root = join(ROOT, "templates");
+		const source = readTemplateSets(root).get(NEWEST);
+		expect(source?.templates.has(STUB_FILE.replace(/\.hbs$/, ""))).toBe(true);
+		const set = loadPrecompiled(
+			precompiledPath(root, NEWEST),
+			fingerprintOf(source as NonNullable<typeof source>),
+		);
+		expect(set?.virtualize).toEqual(new ContextService().templateSet().virtualize);
+		expect(set?.virtualize?.threshold).toBeGreaterThan(0);
+		expect(set?.render["tool-result-stub"]).toBeTypeOf("function");
+	});
+
+	it("refuses a stub without a policy, and a policy on another template", () => {
+		const policy = /^virtualize:\n(?:\s+.*\n)+/m;
+		const bare = failure(templateSet({ [STUB_FILE]: (t) => t.replace(policy, "") }));
+		expect(bare.code).toBe("bad_front_matter");
+		expect(bare.file).toMatch(/tool-result-stub\.hbs$/);
+		const block = policy.exec(bundledStub())?.[0] as string;
+		const elsewhere = failure(
+			templateSet({ "lineage.hbs": (t) => t.replace(/^---\n/, `---\n${block}`) }),
+		);
+		expect(elsewhere.file).toMatch(/lineage\.hbs$/);
+		expect(elsewhere.message).toMatch(/virtualize/);
+	});
+
+	it.each([
+		[{ threshold: 0 }, "threshold"],
+		[{ unit: "bytes" }, "unit"],
+		[{ head: -1 }, "head"],
+		[{ countImages: "yes" }, "countImages"],
+	])("validates the policy's fields: %o", (bad, field) => {
+		const error = failure(templateSet({ [STUB_FILE]: (t) => withPolicy(t, bad) }));
+		expect(error.code).toBe("bad_front_matter");
+		expect(error.message).toContain(field);
+		const line = bundledStub()
+			.split("\n")
+			.findIndex((l) => l.trimStart().startsWith(`${field}:`));
+		expect(error.line).toBe(line + 1);
+	});
+
+	it("type-checks the stub against its view, like every template", () => {
+		const typo = failure(
+			templateSet({ [STUB_FILE]: (t) => t.replace("{{code entryId}}", "{{code entryID}}") }),
+		);
+		expect(typo.code).toBe("template_type");
+		expect(typo.message).toMatch(/entryId/);
+	});
+});
+
+describe("render and serve", () => {
+	const noStub = templateSet({ [STUB_FILE]: null });
+	const virtualizedFixture = join(FIXTURES, "sessions/virtualized.jsonl");
+
+	it.each(fixtures)(
+		"--no-virtualize --format llm equals the rendering without the feature: %s",
+		async (fixture) => {
+			const off = await runCli([
+				"render",
+				fixture,
+				"--format",
+				"llm",
+				"--quiet",
+				"--no-virtualize",
+			]);
+			const without = await runCli([
+				"render",
+				fixture,
+				"--format",
+				"llm",
+				"--quiet",
+				"--templates",
+				noStub,
+			]);
+			expect(off.code).toBe(0);
+			expect(off.stdout).toBe(without.stdout);
+		},
+	);
+
+	it("--format json shows the stored messages and lists what was virtualized", async () => {
+		const on = JSON.parse(
+			(await runCli(["render", virtualizedFixture, "--format", "json", "--quiet"])).stdout,
+		);
+		const off = JSON.parse(
+			(
+				await runCli([
+					"render",
+					virtualizedFixture,
+					"--format",
+					"json",
+					"--quiet",
+					"--no-virtualize",
+				])
+			).stdout,
+		);
+		expect(on.messages).toEqual(off.messages);
+		expect(off.meta.virtualized).toEqual([]);
+		expect(on.meta.virtualized.map((v: { isError: boolean }) => v.isError)).toContain(true);
+		const llm = JSON.parse(
+			(await runCli(["render", virtualizedFixture, "--format", "llm", "--quiet"])).stdout,
+		);
+		const whole = JSON.parse(
+			(
+				await runCli([
+					"render",
+					virtualizedFixture,
+					"--format",
+					"llm",
+					"--quiet",
+					"--no-virtualize",
+				])
+			).stdout,
+		);
+		const listed = new Set(on.meta.virtualized.map((v: { toolCallId: string }) => v.toolCallId));
+		llm.messages.forEach((m: { toolCallId?: string }, i: number) => {
+			if (listed.has(m.toolCallId)) expect(m).not.toEqual(whole.messages[i]);
+			else expect(m).toEqual(whole.messages[i]);
+		});
+	});
+
+	it("the sidecar sends the stubs, and the stored messages in the agent format", async () => {
+		const { client } = inProcess();
+		const llm = await client.call("load", { path: virtualizedFixture });
+		const agent = await client.call("load", { path: virtualizedFixture, format: "agent" });
+		const result = llm.result as {
+			messages: unknown[];
+			meta: { virtualized: { index: number }[] };
+		};
+		expect(result.meta.virtualized.length).toBeGreaterThan(0);
+		const stored = (agent.result as { messages: unknown[] }).messages;
+		for (const { index } of result.meta.virtualized) {
+			expect(result.messages[index]).not.toEqual(stored[index]);
+		}
+		client.end();
+		await client.done;
+	});
+});
