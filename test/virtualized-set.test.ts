@@ -4,7 +4,8 @@
  * faces of the feature: `render --no-virtualize`, `render --format json`,
  * the sidecar's provider-ready messages.
  */
-import { readdirSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContextError, ContextService } from "../src/index.js";
@@ -14,6 +15,7 @@ import { fingerprintOf } from "../src/templates/set.js";
 import { runCli } from "./support/cli.js";
 import { inProcess } from "./support/serve.js";
 import {
+	BUNDLED_SET,
 	bundledStub,
 	NEWEST,
 	ROOT,
@@ -174,5 +176,79 @@ describe("render and serve", () => {
 		}
 		client.end();
 		await client.done;
+	});
+});
+
+describe("inspect and diff show the savings", () => {
+	const fixture = join(FIXTURES, "sessions/virtualized.jsonl");
+
+	it("inspect: per message and in total, in the tokenizer's counts", async () => {
+		const run = await runCli(["inspect", fixture, "--format", "json", "--quiet"]);
+		const size = JSON.parse(run.stdout);
+		const bundle = new ContextService().loadSync(fixture);
+		const stubs = size.messages.filter(
+			(m: { virtualized?: unknown }) => m.virtualized !== undefined,
+		);
+		expect(stubs.map((m: { index: number }) => m.index)).toEqual(
+			bundle.meta.virtualized.map((v) => v.index),
+		);
+		let saved = 0;
+		for (const m of stubs) {
+			expect(m.template).toBe(STUB_FILE.replace(/\.hbs$/, ""));
+			expect(m.virtualized.saved).toBe(m.virtualized.tokens - m.tokens);
+			saved += m.virtualized.saved;
+		}
+		expect(size.virtualized).toEqual({
+			results: stubs.length,
+			before: size.total.tokens + saved,
+			saved,
+		});
+		// Without the stub, the total is the "before" of the stubbed rendering.
+		const whole = JSON.parse(
+			(
+				await runCli([
+					"inspect",
+					fixture,
+					"--format",
+					"json",
+					"--quiet",
+					"--templates",
+					templateSet({ [STUB_FILE]: null }),
+				])
+			).stdout,
+		);
+		expect(whole.virtualized).toEqual({ results: 0, before: whole.total.tokens, saved: 0 });
+		expect(whole.total.tokens).toBe(size.virtualized.before);
+		const text = await runCli(["inspect", fixture, "--quiet"]);
+		expect(text.stdout).toContain(`${saved.toLocaleString("en-US")} saved`);
+	});
+
+	it("diff: the results sent as stubs and the tokens saved on each side", async () => {
+		const root = mkdtempSync(join(tmpdir(), "theway-virtual-diff-"));
+		cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
+		cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
+		const plain = templateSet({ [STUB_FILE]: null });
+		cpSync(join(plain, "v1"), join(root, "v2"), { recursive: true });
+		const run = await runCli([
+			"diff",
+			fixture,
+			"--templates",
+			root,
+			"--from",
+			"v1",
+			"--to",
+			"v2",
+			"--format",
+			"json",
+		]);
+		const listed = new ContextService().loadSync(fixture).meta.virtualized;
+		const saved = listed.reduce((sum, v) => sum + v.saved, 0);
+		const { sessions, summary } = JSON.parse(run.stdout);
+		expect(sessions[0].virtualized).toEqual({
+			from: { results: listed.length, saved },
+			to: { results: 0, saved: 0 },
+		});
+		expect(summary.virtualized).toEqual(sessions[0].virtualized);
+		expect(summary.tokenDelta.total).toBe(saved);
 	});
 });

@@ -109,7 +109,7 @@ function messageLabel(m: MessageSize): string {
 	const stub =
 		m.virtualized === undefined
 			? ""
-			: ` stub (${num(m.virtualized.tokens)} whole, −${num(m.virtualized.saved)})`;
+			: ` stub (${num(m.virtualized.tokens)} whole, ${m.virtualized.saved < 0 ? "+" : "−"}${num(Math.abs(m.virtualized.saved))})`;
 	return `  #${m.index} ${kind} ${m.entryId}${m.images > 0 ? ` +${m.images} img` : ""}${stub}${budgetNote(m.tokens, m.budget)}`;
 }
 
