@@ -43,6 +43,7 @@ import {
 } from "./measure.js";
 import { label, printLoads, printPeaks, printReloads, printRender, verdicts } from "./report.js";
 import { runtimeBench } from "./runtime.js";
+import { benchVirtualize } from "./virtualize.js";
 import { benchWorkbench } from "./workbench.js";
 
 const FULL = process.argv.includes("--full");
@@ -280,10 +281,15 @@ async function main() {
 		}),
 	);
 
+	const virtualize =
+		(await attempt("virtualize", () =>
+			benchVirtualize({ linear100k: files.linear.get(100_000), progress }),
+		)) ?? [];
 	const workbench = (await attempt("workbench", benchWorkbench)) ?? [];
 	const lines = [
 		...verdicts({ loads, reloads, render, peaks }, FULL),
 		...(runtime ?? []),
+		...virtualize,
 		...workbench,
 	];
 	console.log("\nTargets");

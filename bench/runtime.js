@@ -76,7 +76,8 @@ function versusPi(name, source, progress) {
 	const copy = join(ROOT, "bench/out", `scratch-pi-${process.pid}-${basename(source)}`);
 	copyFileSync(source, copy);
 	try {
-		const cli = [CLI, "render", copy, "--format", "llm", "--quiet"];
+		// Like for like: pi sends every tool result whole (bench/virtualize.js measures the stubs' cost).
+		const cli = [CLI, "render", copy, "--format", "llm", "--quiet", "--no-virtualize"];
 		const t = spawnMedians({ cli, ...(piInstalled() ? { pi: [PI_LOADER, copy] } : {}) }, LOG_RUNS);
 		return { name, ...t };
 	} finally {
@@ -109,7 +110,7 @@ export async function runtimeBench({ linear10k, linear100k, progress }) {
 	console.log(`\nThe CLI vs pi's own loader (processes, median of ${LOG_RUNS} runs)`);
 	console.log(
 		table(
-			["log", "CLI render --format llm", "pi loader", "CLI / pi"],
+			["log", "CLI render --format llm --no-virtualize", "pi loader", "CLI / pi"],
 			pis.map((r) => [
 				r.name,
 				`${fmt(r.cli)} ms`,

@@ -16,7 +16,12 @@ import { OpenLog, type OpenLogOptions } from "./log/open-log.js";
 import { STDIN } from "./log/read.js";
 import { carrySet, setOfBundle } from "./render/bundle-set.js";
 import { convertMessages } from "./render/convert.js";
-import { stubsOf, type VirtualizedResult, virtualizeMessages } from "./render/stubs.js";
+import {
+	stubsOf,
+	type VirtualizedResult,
+	type VirtualizeMemo,
+	virtualizeMessages,
+} from "./render/stubs.js";
 import { renderSystemPrompt } from "./render/system-prompt.js";
 import type { ContextMessage, LlmMessage } from "./session/messages.js";
 import { type ModelRef, projectBranch } from "./session/project.js";
@@ -89,6 +94,8 @@ export class ContextService {
 	/** The load in progress per file: loads of one file run one after the other. */
 	private readonly queue = new Map<string, Promise<unknown>>();
 	private readonly registry: TemplateRegistry;
+	/** Per open session, what its last load virtualized: a reload decides only what is new. */
+	private readonly virtualized = new WeakMap<SessionTree, VirtualizeMemo>();
 
 	constructor(private readonly options: ServiceOptions = {}) {
 		this.registry = options.registry ?? TemplateRegistry.for(options.templates);
@@ -151,6 +158,22 @@ export class ContextService {
 			options.leaf,
 		);
 		const view = deriveSystemView(header, tree.metadata, set, options);
+		const virtualized =
+			options.virtualize === false
+				? []
+				: virtualizeMessages(
+						projection.messages,
+						projection.entryIds,
+						set,
+						this.virtualized.get(tree),
+					);
+		if (options.virtualize !== false) {
+			this.virtualized.set(tree, {
+				fingerprint: set.fingerprint,
+				messages: projection.messages,
+				listed: virtualized,
+			});
+		}
 		// In line order, so a kept-open session and a fresh load list them alike.
 		const diagnostics = [
 			...log.diagnostics(),
@@ -173,10 +196,7 @@ export class ContextService {
 					thinkingLevel: projection.thinkingLevel ?? null,
 					entryCount: tree.size,
 					diagnostics,
-					virtualized:
-						options.virtualize === false
-							? []
-							: virtualizeMessages(projection.messages, projection.entryIds, set),
+					virtualized,
 				},
 			},
 			set,

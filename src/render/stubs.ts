@@ -14,7 +14,12 @@ import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import { STUB, type TemplateSet } from "../templates/set.js";
 import { neutralize } from "../view/neutralize.js";
 import { convertMessage } from "./convert.js";
-import { type ToolResultLike, type Virtualization, virtualize } from "./virtualize.js";
+import {
+	clearlyWhole,
+	type ToolResultLike,
+	type Virtualization,
+	virtualize,
+} from "./virtualize.js";
 
 /** One tool result that reaches the model as a stub, as `bundle.meta.virtualized` lists it. */
 export interface VirtualizedResult {
@@ -56,18 +61,41 @@ function tokens(text: string): number {
 	return counter(text);
 }
 
-/** The stubs of `messages` under `set`'s policy (none when the set has no stub template). */
+/** What one load decided, for the next load of the same open session. */
+export interface VirtualizeMemo {
+	fingerprint: string;
+	messages: readonly ContextMessage[];
+	listed: readonly VirtualizedResult[];
+}
+
+/**
+ * The stubs of `messages` under `set`'s policy (none when the set has no
+ * stub template). With `previous`, the listing of an earlier load of the
+ * same session: a message that is the same object at the same index keeps
+ * its decision (a message object belongs to one entry), so a reload after
+ * an append looks at the new messages only, never at the old ones' content.
+ */
 export function virtualizeMessages(
 	messages: readonly ContextMessage[],
 	entryIds: readonly string[],
 	set: TemplateSet,
+	previous?: VirtualizeMemo,
 ): VirtualizedResult[] {
 	if (set.virtualize === undefined) return [];
+	const memo = previous?.fingerprint === set.fingerprint ? previous : undefined;
+	const old = memo?.messages ?? [];
+	const listed = new Map(memo?.listed.map((v) => [v.index, v]));
 	const out: VirtualizedResult[] = [];
-	messages.forEach((message, index) => {
+	for (let index = 0; index < messages.length; index++) {
+		const message = messages[index] as ContextMessage;
+		if (old[index] === message) {
+			const kept = listed.get(index);
+			if (kept !== undefined) out.push(kept);
+			continue;
+		}
 		const stub = decide(message, entryIds[index] ?? "", set)?.stub;
-		if (stub !== undefined) out.push({ index, ...stub.listing });
-	});
+		if (stub !== undefined) out.push(Object.freeze({ index, ...stub.listing }));
+	}
 	return out;
 }
 
@@ -75,6 +103,8 @@ export function virtualizeMessages(
 function decide(message: ContextMessage, entryId: string, set: TemplateSet): Decision | undefined {
 	const policy = set.virtualize;
 	if (policy === undefined || !isToolResult(message)) return undefined;
+	// Cheaper than a cache lookup: most results are decided by their size bounds.
+	if (clearlyWhole(message as ToolResultLike, policy)) return undefined;
 	let bySet = decisions.get(message);
 	if (bySet === undefined) {
 		bySet = new Map();

@@ -118,6 +118,43 @@ export function virtualize(
 	};
 }
 
+/**
+ * Whether `result` stays whole under `policy` by its size bounds alone: no
+ * text is joined, nothing allocated, no tokenizer. False means "maybe not":
+ * {@link virtualize} decides. Most results are decided here.
+ */
+export function clearlyWhole(result: ToolResultLike, policy: VirtualizePolicy): boolean {
+	const content = result.content;
+	let length = 0;
+	let bytes = 0;
+	let images = 0;
+	let texts = 0;
+	const blocks = typeof content === "string" ? [content] : Array.isArray(content) ? content : [];
+	for (const block of blocks as unknown[]) {
+		const text =
+			typeof block === "string"
+				? block
+				: typeof block === "object" && block !== null && (block as Block).type === "text"
+					? (block as Block).text
+					: undefined;
+		if (typeof text === "string") {
+			texts++;
+			length += text.length;
+		} else if (typeof block === "object" && block !== null && (block as Block).type === "image")
+			images++;
+	}
+	const separators = Math.max(0, texts - 1);
+	const imageSize = policy.countImages ? images * policy.imageSize : 0;
+	if (policy.unit === "chars") return length + separators + imageSize <= policy.threshold;
+	if ((length + separators) * 3 + imageSize <= policy.threshold) return true;
+	for (const block of blocks as unknown[]) {
+		const text = typeof block === "string" ? block : (block as Block | null)?.text;
+		if (typeof text === "string" && (typeof block === "string" || (block as Block).type === "text"))
+			bytes += Buffer.byteLength(text, "utf8");
+	}
+	return bytes + separators + imageSize <= policy.threshold;
+}
+
 /** The text of a result (its text blocks joined by a line break) and its image blocks. */
 function parts(content: unknown): { text: string; images: Block[] } {
 	if (typeof content === "string") return { text: content, images: [] };
