@@ -6,7 +6,12 @@
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { excerpts, type VirtualizePolicy, virtualize } from "../src/render/virtualize.js";
+import {
+	clearlyWhole,
+	excerpts,
+	type VirtualizePolicy,
+	virtualize,
+} from "../src/render/virtualize.js";
 
 const require = createRequire(import.meta.url);
 const { countTokens } = require("gpt-tokenizer/cjs/encoding/o200k_base") as {
@@ -68,6 +73,37 @@ describe("virtualize", () => {
 		);
 		// The generator must reach both outcomes.
 		expect(stubs).toBeGreaterThan(0);
+	});
+
+	it("never calls a result clearly whole that virtualize would stub (blocks, images, both units)", () => {
+		const counts = { clear: 0, stubbed: 0 };
+		const block = fc.oneof(
+			text.map((t) => ({ type: "text", text: t })),
+			fc.nat(300).map((n) => ({ type: "image", data: "a".repeat(n), mimeType: "image/png" })),
+			fc.constant({ type: "other" }),
+		);
+		fc.assert(
+			fc.property(
+				fc.oneof(text, fc.array(block, { maxLength: 4 })),
+				fc.integer({ min: 1, max: 400 }),
+				fc.constantFrom("tokens" as const, "chars" as const),
+				fc.boolean(),
+				(content, threshold, unit, countImages) => {
+					const p = policy({ threshold, unit, countImages, imageSize: 60 });
+					const stub = virtualize(result(content), "e1", p, countTokens);
+					if (clearlyWhole(result(content), p)) {
+						counts.clear++;
+						expect(stub).toBe(undefined);
+					}
+					if (stub !== undefined) counts.stubbed++;
+					// In chars mode the bound is the exact size: it decides alone.
+					if (unit === "chars") expect(clearlyWhole(result(content), p)).toBe(stub === undefined);
+				},
+			),
+			{ numRuns: RUNS * 5 },
+		);
+		expect(counts.clear).toBeGreaterThan(0);
+		expect(counts.stubbed).toBeGreaterThan(0);
 	});
 
 	it("counts characters without a tokenizer in chars mode", () => {

@@ -4,7 +4,9 @@
  * `virtualize: false`, the stub neutralised, images per policy, and
  * decisions cached per message object.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ContextBundle, ContextService, convertToLlm, type LlmMessage } from "../src/index.js";
 import { loadTokenizerSync } from "../src/measure/tokenizer.js";
@@ -148,12 +150,31 @@ describe("virtualized tool results", () => {
 		const second = service.loadSync(log);
 		const after = service.convertToLlm(second);
 		expect(second.meta.virtualized.map((v) => v.entryId)).toEqual(["r1", "r3", "r4"]);
-		// The same stub objects: decided and rendered once, at the first load.
+		// The same stub objects and listings: decided and rendered once, at the first load.
 		for (const v of first.meta.virtualized) expect(after[v.index]).toBe(before[v.index]);
+		expect(second.meta.virtualized.slice(0, 2)).toEqual(first.meta.virtualized);
+		second.meta.virtualized.slice(0, 2).forEach((v, i) => {
+			expect(v).toBe(first.meta.virtualized[i]);
+		});
 		expect(after.slice(0, before.length)).toEqual(before);
 		// A fresh load decides alike.
 		const fresh = new ContextService({ templates }).loadSync(log);
 		expect(fresh.meta.virtualized).toEqual(second.meta.virtualized);
+	});
+
+	it("decides anew when the same open session renders with another set", () => {
+		// v1 stubs results over 50 tokens, v2 none of these.
+		const folder = twoSets(
+			virtualizingSet({ threshold: 50 }),
+			virtualizingSet({ threshold: 100000 }),
+		);
+		const open = new ContextService({ templates: folder });
+		const log = writeLog(session());
+		const listed = (templateVersion: string) =>
+			open.loadSync(log, { templateVersion }).meta.virtualized.map((v) => v.entryId);
+		expect(listed("v1")).toEqual(["r1", "r3"]);
+		expect(listed("v2")).toEqual([]);
+		expect(listed("v1")).toEqual(["r1", "r3"]);
 	});
 
 	it("applies the list of a bundle read back from JSON, and nothing where the message no longer matches", () => {
@@ -166,3 +187,12 @@ describe("virtualized tool results", () => {
 		);
 	});
 });
+
+/** A templates folder with two sets: v1 from `a`'s set, v2 from `b`'s. */
+function twoSets(a: string, b: string): string {
+	const root = mkdtempSync(join(tmpdir(), "theway-two-sets-"));
+	cpSync(join(a, "v1"), join(root, "v1"), { recursive: true });
+	cpSync(join(b, "v1"), join(root, "v2"), { recursive: true });
+	cpSync(join(a, "categories.yaml"), join(root, "categories.yaml"));
+	return root;
+}
