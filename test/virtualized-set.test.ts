@@ -161,6 +161,21 @@ describe("render and serve", () => {
 		});
 	});
 
+	it("--format text shows the stubs, marked, and the whole results with --no-virtualize", async () => {
+		const heads = async (...extra: string[]) =>
+			(await runCli(["render", virtualizedFixture, "--quiet", ...extra])).stdout
+				.split("\n")
+				.filter((l) => l.startsWith("──── #"));
+		const on = await heads();
+		const off = await heads("--no-virtualize");
+		const listed = new ContextService().loadSync(virtualizedFixture).meta.virtualized;
+		expect(on.filter((l) => l.includes("· stub of ")).length).toBe(listed.length);
+		for (const v of listed) {
+			expect(on[v.index]).toContain(`· stub of ${v.chars.toLocaleString("en-US")} chars`);
+			expect(off[v.index]).not.toContain("stub");
+		}
+	});
+
 	it("the sidecar sends the stubs, and the stored messages in the agent format", async () => {
 		const { client } = inProcess();
 		const llm = await client.call("load", { path: virtualizedFixture });

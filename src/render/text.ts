@@ -55,8 +55,10 @@ export function writeText(
 	write(`${escapeControl(bundle.systemPrompt)}\n\n`);
 	write(`${RULE} messages · ${bundle.messages.length} ${RULE}\n`);
 	const convert = bundleConverter(bundle, set);
+	const stubs = new Map((meta.virtualized ?? []).map((v) => [v.index, v]));
 	bundle.messages.forEach((message, index) => {
-		write(formatMessage(message, convert(index), index, bundle.entryIds[index], options));
+		const entryId = bundle.entryIds[index];
+		write(formatMessage(message, convert(index), index, entryId, options, stubs.get(index)));
 	});
 }
 
@@ -71,13 +73,14 @@ export function formatText(
 	return parts.join("");
 }
 
-/** One message: its header line, then its text as the model gets it. */
+/** One message: its header line, then its text as the model gets it (`stub`: the result it stands for). */
 export function formatMessage(
 	message: ContextMessage,
 	llm: LlmMessage | undefined,
 	index: number,
 	entryId: string | undefined,
 	options: TextOptions = {},
+	stub?: { chars: number },
 ): string {
 	const role = asText(message.role);
 	const tool =
@@ -94,7 +97,8 @@ export function formatMessage(
 		options,
 	);
 	const size = `${count(body.length, "char")}${body.includes("\n") ? `, ${count(lineCount(body), "line")}` : ""}`;
-	const head = `${THIN} #${index} ${role}${tool}${framed} · entry ${entryId ?? "?"} · ${size} ${THIN}`;
+	const whole = stub === undefined ? "" : ` · stub of ${count(stub.chars, "char")}`;
+	const head = `${THIN} #${index} ${role}${tool}${framed} · entry ${entryId ?? "?"} · ${size}${whole} ${THIN}`;
 	return `\n${escapeLine(head)}\n${escapeControl(cut)}\n`;
 }
 
