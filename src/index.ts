@@ -18,6 +18,7 @@ export {
 	type Location,
 } from "./errors.js";
 export type { AgentMessage, Entry, Header, SessionMetadata } from "./log/schema.js";
+export type { VirtualizedResult } from "./render/stubs.js";
 export {
 	type BundleMeta,
 	type ContextBundle,

@@ -9,6 +9,7 @@
  * reload tokenizes nothing it already decided. The tokenizer (o200k) is
  * loaded on the first result the byte filter cannot decide, once per process.
  */
+import { ContextError } from "../errors.js";
 import { loadTokenizerSync } from "../measure/tokenizer.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import { STUB, type TemplateSet } from "../templates/set.js";
@@ -124,7 +125,14 @@ function decide(message: ContextMessage, entryId: string, set: TemplateSet): Dec
 /** The provider-ready stub of a tool result: the stored message with its content replaced. */
 function stubOf(message: ContextMessage, v: Virtualization, set: TemplateSet): Stub {
 	const render = set.render[STUB];
-	if (render === undefined) throw new Error(`template set ${set.version} has no ${STUB}`);
+	if (render === undefined) {
+		// A set has a policy exactly when it has the stub template (checked when it is compiled).
+		throw new ContextError(
+			"internal",
+			`template set ${set.version} has a policy but no ${STUB}`,
+			{},
+		);
+	}
 	const line = (value: unknown) => neutralize(String(value ?? ""), set.markers, { line: true });
 	const view = v.view;
 	const text = render({
