@@ -54,7 +54,7 @@ describe("bundle messages", () => {
 		const service = new ContextService();
 		const first = service.loadSync(path);
 		const before = JSON.stringify(first.messages);
-		const message = first.messages[1] as { content: { text: string }[] };
+		const message = first.messages[1] as unknown as { content: { text: string }[] };
 		expect(Object.isFrozen(message)).toBe(true);
 		expect(() => {
 			(message.content[0] as { text: string }).text = "changed";
