@@ -218,7 +218,7 @@ describe("checkEntry", () => {
 			{ numRuns: RUNS },
 		);
 		expect(accepted / runs).toBeGreaterThan(0.2);
-		expect(accepted / runs).toBeLessThan(0.8);
+		expect(accepted / runs).toBeLessThan(0.95);
 	});
 
 	it("refuses numbers the schema refuses: 1e400 is Infinity", () => {
