@@ -6,6 +6,7 @@
  * down, as everything frozen here is, so a message is frozen only once.
  */
 export function deepFreeze<T>(value: T): T {
+	if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
 	const stack: unknown[] = [value];
 	for (let v = stack.pop(); v !== undefined || stack.length > 0; v = stack.pop()) {
 		if (typeof v !== "object" || v === null || Object.isFrozen(v)) continue;

@@ -115,7 +115,13 @@ export function projectBranch(
 	};
 	let collapseInjected = false;
 	const append = (i: number): void => {
-		const message = toMessage(tree.entry(i), tree.kind(i), i === collapse, () => millis(i));
+		const kind = tree.kind(i);
+		if (kind === Kind.Message) {
+			messages.push(fields(tree.entry(i)).message as ContextMessage);
+			entryIds.push(tree.idAt(i));
+			return;
+		}
+		const message = toMessage(tree.entry(i), kind, i === collapse, () => millis(i));
 		if (message === "collapse") {
 			messages.push(collapseMessage());
 			entryIds.push(tree.idAt(i));
