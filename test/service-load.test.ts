@@ -44,7 +44,7 @@ describe("load", () => {
 });
 
 describe("bundle messages", () => {
-	it("are frozen all the way down, so a caller cannot corrupt the next bundle", () => {
+	it("are frozen down to their blocks, so a caller cannot corrupt the next bundle", () => {
 		const path = writeLog([
 			HEADER,
 			user("u1", null, "one"),

@@ -6,7 +6,7 @@
 import { ContextError, type Diagnostic } from "../errors.js";
 import { isObject, Kind } from "../log/kinds.js";
 import type { AgentMessage, Entry, Header } from "../log/schema.js";
-import { deepFreeze } from "./freeze.js";
+import { freezeMessage } from "./freeze.js";
 import { type ContextMessage, toMillis } from "./messages.js";
 import { NONE, type SessionTree } from "./tree.js";
 
@@ -148,7 +148,7 @@ export function projectBranch(
 		messages.unshift(collapseMessage());
 		entryIds.unshift(tree.idAt(collapse));
 	}
-	for (const message of messages) deepFreeze(message);
+	for (const message of messages) freezeMessage(message);
 
 	const modelAt = tree.latestModel(leaf);
 	const thinkingAt = tree.latestThinkingLevel(leaf);
