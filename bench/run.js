@@ -43,6 +43,7 @@ import {
 } from "./measure.js";
 import { label, printLoads, printPeaks, printReloads, printRender, verdicts } from "./report.js";
 import { runtimeBench } from "./runtime.js";
+import { benchWorkbench } from "./workbench.js";
 
 const FULL = process.argv.includes("--full");
 const SIZES = [1_000, 10_000, 100_000, ...(FULL ? [1_000_000] : [])];
@@ -279,7 +280,12 @@ async function main() {
 		}),
 	);
 
-	const lines = [...verdicts({ loads, reloads, render, peaks }, FULL), ...(runtime ?? [])];
+	const workbench = (await attempt("workbench", benchWorkbench)) ?? [];
+	const lines = [
+		...verdicts({ loads, reloads, render, peaks }, FULL),
+		...(runtime ?? []),
+		...workbench,
+	];
 	console.log("\nTargets");
 	for (const v of lines) console.log(v.line);
 	const failed = lines.filter((v) => v.status === "FAIL").length;

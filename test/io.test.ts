@@ -91,18 +91,16 @@ describe("streams", () => {
 
 	it("reads standard input for `-` and /dev/stdin in the CLI", () => {
 		for (const path of ["-", "/dev/stdin"]) {
-			const script = `
-import { runnerImport } from "vite";
-const { module } = await runnerImport(${JSON.stringify(join(ROOT, "src/cli/main.ts"))}, { root: ${JSON.stringify(ROOT)}, configFile: false, logLevel: "silent" });
-const code = await module.main(["render", ${JSON.stringify(path)}, "--format", "json"], { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), cwd: process.cwd() });
-process.exitCode = code;
-`;
-			const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
-				cwd: ROOT,
-				input: LOG,
-				encoding: "utf8",
-				timeout: 30_000,
-			});
+			const child = spawnSync(
+				process.execPath,
+				[join(ROOT, "test/support/cli-child.mjs"), "render", path, "--format", "json"],
+				{
+					cwd: ROOT,
+					input: LOG,
+					encoding: "utf8",
+					timeout: 30_000,
+				},
+			);
 			expect(child.status, child.stderr).toBe(0);
 			const bundle = JSON.parse(child.stdout);
 			expect(bundle.messages[0].content).toBe("through a pipe");

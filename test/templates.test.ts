@@ -3,11 +3,13 @@
  * the skeleton's section order, categories. Each case breaks a copy of the
  * bundled set and asserts the code, the file, the line and the message.
  */
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ContextError } from "../src/index.js";
+import { ContextError, type Diagnostic } from "../src/index.js";
 import { compileTemplateSet } from "../src/templates/compile.js";
 import { readTemplateSets } from "../src/templates/load.js";
+import { TemplateRegistry } from "../src/templates/registry.js";
 import { editLastLine, templateSet } from "./support/template-sets.js";
 
 function compileError(changes: Parameters<typeof templateSet>[0]): ContextError {
@@ -196,5 +198,28 @@ describe("section tags written inline", () => {
 		expect(inPartial.reason).toMatch(/only the skeleton \(system\.hbs\) may write <\/harness>/);
 		const inSkeleton = compileError({ "system.hbs": (t) => t.replace("<tools>\n", "<tools> \n") });
 		expect(inSkeleton.reason).toMatch(/<tools> must stand alone on its line/);
+	});
+});
+
+describe("set folders", () => {
+	it("are only v<N>: any other folder is ignored with a warning naming it, never the default", () => {
+		const dir = templateSet();
+		cpSync(join(dir, "v1"), join(dir, "v2-wip"), { recursive: true });
+		cpSync(join(dir, "v1"), join(dir, "backup"), { recursive: true });
+		const warnings: Diagnostic[] = [];
+		const sets = readTemplateSets(dir, (d) => warnings.push(d));
+		expect([...sets.keys()]).toEqual(["v1"]);
+		expect(warnings.map((w) => [w.code, w.file])).toEqual([
+			["ignored_folder", join(dir, "backup")],
+			["ignored_folder", join(dir, "v2-wip")],
+		]);
+		expect(new TemplateRegistry(dir).get().version).toBe("v1");
+	});
+
+	it("order numerically: v10 is newer than v9", () => {
+		const dir = templateSet();
+		cpSync(join(dir, "v1"), join(dir, "v9"), { recursive: true });
+		cpSync(join(dir, "v1"), join(dir, "v10"), { recursive: true });
+		expect([...readTemplateSets(dir).keys()]).toEqual(["v1", "v9", "v10"]);
 	});
 });

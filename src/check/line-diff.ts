@@ -3,7 +3,10 @@
  * side does not hold at all are set aside first (they can never be common,
  * so the longest common subsequence is unchanged, and a rewrite of most
  * lines leaves little for Myers to do), and the rest goes through
- * `diff-sequences`, Myers' algorithm in its linear-space variant. A 30,000
+ * `diff-sequences`, Myers' algorithm in its linear-space variant. Its time
+ * grows with the number of differences; past a budget of line comparisons
+ * (a text of few distinct lines, shuffled), the changed middle is shown as
+ * removed and added whole: still a true diff, if not the shortest. A 30,000
  * line snapshot diffs in well under a second and a few megabytes.
  */
 import diffSequences from "diff-sequences";
@@ -25,8 +28,18 @@ const diff: DiffSequences =
 	(diffSequences as unknown as { default?: DiffSequences }).default ??
 	(diffSequences as unknown as DiffSequences);
 
+/** Line comparisons Myers may make before the diff falls back to replacing the middle whole. */
+export const COMPARISON_BUDGET = 25_000_000;
+
+/** Thrown inside diff-sequences to stop it once the budget is spent. */
+class OverBudget extends Error {}
+
 /** The edit script turning `a` into `b`: every line of both, in order. */
-export function lineEdits(a: readonly string[], b: readonly string[]): LineEdit[] {
+export function lineEdits(
+	a: readonly string[],
+	b: readonly string[],
+	budget = COMPARISON_BUDGET,
+): LineEdit[] {
 	const out: LineEdit[] = [];
 	let start = 0;
 	while (start < a.length && start < b.length && a[start] === b[start]) start++;
@@ -56,25 +69,37 @@ export function lineEdits(a: readonly string[], b: readonly string[]): LineEdit[
 	const keepA = indicesWhere(idsA, inB);
 	const keepB = indicesWhere(idsB, inA);
 
+	// The common pairs, in order, as indices relative to `start`.
+	const pairs: number[] = [];
+	let spent = 0;
+	try {
+		diff(
+			keepA.length,
+			keepB.length,
+			(x, y) => {
+				if (++spent > budget) throw new OverBudget();
+				return idsA[keepA[x] as number] === idsB[keepB[y] as number];
+			},
+			(n, x, y) => {
+				for (let k = 0; k < n; k++) pairs.push(keepA[x + k] as number, keepB[y + k] as number);
+			},
+		);
+	} catch (error) {
+		if (!(error instanceof OverBudget)) throw error;
+		pairs.length = 0;
+	}
 	let i = 0;
 	let j = 0;
 	const upTo = (ai: number, bj: number) => {
 		for (; i < ai; i++) out.push({ op: "-", text: a[start + i] as string });
 		for (; j < bj; j++) out.push({ op: "+", text: b[start + j] as string });
 	};
-	diff(
-		keepA.length,
-		keepB.length,
-		(x, y) => idsA[keepA[x] as number] === idsB[keepB[y] as number],
-		(n, x, y) => {
-			for (let k = 0; k < n; k++) {
-				upTo(keepA[x + k] as number, keepB[y + k] as number);
-				out.push({ op: " ", text: a[start + i] as string });
-				i++;
-				j++;
-			}
-		},
-	);
+	for (let p = 0; p < pairs.length; p += 2) {
+		upTo(pairs[p] as number, pairs[p + 1] as number);
+		out.push({ op: " ", text: a[start + i] as string });
+		i++;
+		j++;
+	}
 	upTo(endA - start, endB - start);
 	for (let k = endA; k < a.length; k++) out.push({ op: " ", text: a[k] as string });
 	return out;

@@ -1,9 +1,11 @@
 /** `theway-context build`: the build step (`src/check/`), printed for people. */
 import { join, resolve } from "node:path";
-import { runCheck } from "../check/run.js";
+import { type CheckOptions, runCheck } from "../check/run.js";
+import { type WatchRun, watchCheck } from "../check/watch.js";
 import { formatDiagnostic } from "../errors.js";
+import { escapeControl } from "../render/terminal.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { type Io, parseCommandArgs } from "./io.js";
+import { type Io, parseCommandArgs, printDiagnostic } from "./io.js";
 
 export const BUILD_USAGE = `Usage: theway-context build [--update] [options]
 
@@ -19,6 +21,8 @@ Options:
   --fixtures DIR     fixture sessions (default: ./test/fixtures)
   --snapshots DIR    their snapshots (default: ./snapshots)
   --readme FILE      the README to check (default: ./README.md, if present)
+  --watch            check again on every save under the templates folder,
+                     categories.yaml and the fixtures, until Ctrl-C
   -h, --help         this help
 `;
 
@@ -28,6 +32,7 @@ const OPTIONS = {
 	fixtures: { type: "string" },
 	snapshots: { type: "string" },
 	readme: { type: "string" },
+	watch: { type: "boolean" },
 	help: { type: "boolean", short: "h" },
 } as const;
 
@@ -37,21 +42,64 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
 		io.stdout(BUILD_USAGE);
 		return 0;
 	}
-	const { errors } = runCheck(
-		{
-			templates:
-				values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates),
-			fixtures: resolve(io.cwd, values.fixtures ?? join("test", "fixtures")),
-			snapshots: resolve(io.cwd, values.snapshots ?? "snapshots"),
-			readme: resolve(io.cwd, values.readme ?? "README.md"),
-			update: values.update === true,
-		},
-		{
-			info: (text) => io.stdout(`${text}\n`),
-			diagnostic: (d) => io.stderr(`${formatDiagnostic(d)}\n`),
-		},
-	);
+	const options: CheckOptions = {
+		templates:
+			values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates),
+		fixtures: resolve(io.cwd, values.fixtures ?? join("test", "fixtures")),
+		snapshots: resolve(io.cwd, values.snapshots ?? "snapshots"),
+		readme: resolve(io.cwd, values.readme ?? "README.md"),
+		update: values.update === true,
+	};
+	if (values.watch === true) return watchCommand(options, io);
+	const { errors } = runCheck(options, {
+		info: (text) => io.stdout(`${escapeControl(text)}\n`),
+		diagnostic: (d) => printDiagnostic(io, d),
+	});
 	if (errors.length === 0) return 0;
 	io.stderr(`build failed: ${errors.length} error${errors.length === 1 ? "" : "s"}\n`);
 	return 1;
+}
+
+/** `build --watch`: a short line per run, the errors in full; Ctrl-C (SIGINT) ends it with 0. */
+function watchCommand(options: CheckOptions, io: Io): Promise<number> {
+	io.stdout(
+		`watching ${escapeControl(options.templates)}, categories.yaml and ${escapeControl(options.fixtures)} (Ctrl-C to stop)\n`,
+	);
+	return new Promise((done) => {
+		const watcher = watchCheck(options, (run) => printRun(run, io));
+		process.once("SIGINT", () => {
+			watcher.close();
+			io.stdout("\nstopped watching\n");
+			done(0);
+		});
+	});
+}
+
+/** One run of the watch, for people: the diagnostics in full, then one short line. */
+export function printRun(run: WatchRun, io: Io): void {
+	const time = new Date().toTimeString().slice(0, 8);
+	const n = run.changed.length;
+	const why = n === 0 ? "" : ` after ${n} change${n === 1 ? "" : "s"}`;
+	if (run.failure !== undefined) {
+		const text =
+			run.failure instanceof Error
+				? (run.failure.stack ?? String(run.failure))
+				: formatDiagnostic(run.failure);
+		io.stderr(`[${time}] build could not run${why}:\n${escapeControl(text)}\n`);
+		return;
+	}
+	const errors = run.diagnostics.filter((d) => d.severity === "error").length;
+	for (const d of run.diagnostics) printDiagnostic(io, d);
+	if (errors > 0) {
+		io.stderr(`[${time}] ${errors} error${errors === 1 ? "" : "s"}${why} (${run.ms} ms)\n`);
+		return;
+	}
+	const updated = run.info
+		.filter((l) => l.startsWith("updated "))
+		.map((l) => `  ${l.split("\n")[0]}`);
+	const fixtures = run.result?.fixtures.length ?? 0;
+	const list = updated.length > 0 ? `\n${escapeControl(updated.join("\n"))}` : "";
+	io.stdout(
+		`[${time}] ok${why}: ${fixtures} fixture${fixtures === 1 ? "" : "s"} checked (${run.ms} ms)${list}\n`,
+	);
 }

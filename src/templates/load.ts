@@ -40,7 +40,8 @@ export function readTemplateSets(
 	const names = readdirSync(dir);
 	const sets = new Map<string, TemplateSetSource>();
 	if (names.some((n) => n.endsWith(".hbs"))) {
-		sets.set(basename(dir), readSet(dir, [dirname(dir)]));
+		// A set folder named directly: its categories are its own, its templates folder's, or the package's.
+		sets.set(basename(dir), readSet(dir, [dirname(dir), dirname(dirname(dir))]));
 		return sets;
 	}
 	for (const n of names) {

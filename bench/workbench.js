@@ -1,0 +1,206 @@
+/**
+ * The workbench's figures, measured side by side:
+ *  1. `inspect` of a ~100k-token context (load, render and measure every
+ *     section and message, o200k), in-process with the tokenizer loaded,
+ *     beside the plain load of the same log; and the whole command in a
+ *     fresh process (tokenizer load included).
+ *  2. `diff` of 1,000 sessions (two template sets, every section and framing
+ *     compared and counted), in sessions per second on one worker and on all
+ *     cores, each a fresh `theway-context diff` process.
+ *  3. A 30,000-line snapshot diff (the build's drift report), in a fresh
+ *     process: time and the peak memory it adds, for three drifts: 10% of
+ *     lines changed, every line rewritten, and a scrambled structural text
+ *     (repeated lines in random order: the worst case for Myers).
+ * Targets: inspect ≤ 150 ms; snapshot diff < 1 s and < 100 MB.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ContextService } from "../dist/index.js";
+import { measureLoaded, measuringService } from "../dist/measure/session.js";
+import { loadTokenizerSync } from "../dist/measure/tokenizer.js";
+import { linear, OUT_DIR } from "./generate.js";
+import { fmt, median, table, timeRounds } from "./measure.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIN = join(ROOT, "dist/cli/bin.js");
+const SESSIONS = 1000;
+
+function progress(message) {
+	process.stderr.write(`… ${message}\n`);
+}
+
+/** The log whose context is closest above 100k o200k tokens. */
+function hundredKTokens() {
+	const tokenizer = loadTokenizerSync("o200k");
+	for (const entries of [1800, 2000, 2500, 3000]) {
+		const path = linear(entries, { onGenerate: (p) => progress(`generating ${p}`) });
+		const { size } = measureLoaded(measuringService(), path, tokenizer);
+		if (size.total.tokens >= 100_000) return { path, entries, tokens: size.total.tokens };
+	}
+	throw new Error("no generated log reaches 100k tokens");
+}
+
+function benchInspect() {
+	progress("inspect of a ~100k-token context");
+	const { path, entries, tokens } = hundredKTokens();
+	const tokenizer = loadTokenizerSync("o200k");
+	const times = timeRounds(
+		{
+			load: () => new ContextService().loadSync(path),
+			inspect: () => measureLoaded(measuringService(), path, tokenizer),
+		},
+		{ runs: 9, warmup: 2 },
+	);
+	const cli = [];
+	for (let i = 0; i < 5; i++) {
+		const start = performance.now();
+		spawnSync(process.execPath, [BIN, "inspect", path, "--format", "json"], { stdio: "ignore" });
+		cli.push(performance.now() - start);
+	}
+	const baseline = [];
+	for (let i = 0; i < 5; i++) {
+		const start = performance.now();
+		spawnSync(process.execPath, [BIN, "render", path, "--format", "json"], { stdio: "ignore" });
+		baseline.push(performance.now() - start);
+	}
+	return {
+		entries,
+		tokens,
+		load: median(times.load),
+		inspect: median(times.inspect),
+		cli: median(cli),
+		render: median(baseline),
+	};
+}
+
+/** 1,000 sessions (a few shapes, copied) and a v2 set with its harness and a framing edited. */
+function corpus() {
+	const dir = join(OUT_DIR, `corpus-${SESSIONS}`);
+	const shapes = [20, 60, 150].map((n) => linear(n, {}));
+	if (!existsSync(join(dir, `s${SESSIONS - 1}.jsonl`))) {
+		progress(`writing ${SESSIONS} sessions`);
+		mkdirSync(dir, { recursive: true });
+		for (let i = 0; i < SESSIONS; i++)
+			copyFileSync(shapes[i % shapes.length], join(dir, `s${i}.jsonl`));
+	}
+	const templates = join(OUT_DIR, "diff-templates");
+	cpSync(join(ROOT, "templates"), templates, { recursive: true });
+	cpSync(join(ROOT, "categories.yaml"), join(OUT_DIR, "categories.yaml"));
+	const sets = readFileSync(join(ROOT, "templates/lock.json"), "utf8");
+	const newest = Object.keys(JSON.parse(sets).sets)
+		.sort((a, b) => a.localeCompare(b, "en", { numeric: true }))
+		.at(-1);
+	cpSync(join(templates, newest), join(templates, "v9999"), { recursive: true });
+	const harness = join(templates, "v9999/harness.hbs");
+	writeFileSync(harness, `${readFileSync(harness, "utf8").trimEnd()} Always.\n`);
+	return { dir, templates, from: newest };
+}
+
+function benchDiff() {
+	const { dir, templates, from } = corpus();
+	const cores = availableParallelism();
+	const run = (jobs) => {
+		progress(`diff of ${SESSIONS} sessions, ${jobs} job(s)`);
+		const start = performance.now();
+		const child = spawnSync(
+			process.execPath,
+			[
+				BIN,
+				"diff",
+				dir,
+				"--templates",
+				templates,
+				"--from",
+				from,
+				"--to",
+				"v9999",
+				"--format",
+				"json",
+				"--jobs",
+				String(jobs),
+			],
+			{ encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+		);
+		const ms = performance.now() - start;
+		const summary = JSON.parse(child.stdout).summary;
+		return { jobs, ms, perSecond: (SESSIONS / ms) * 1000, changed: summary.changed };
+	};
+	return { cores, one: run(1), all: run(cores) };
+}
+
+function benchLineDiff() {
+	const child = join(ROOT, "bench/line-diff-child.js");
+	return ["tenth", "rewritten", "scrambled"].map((kind) => {
+		progress(`30,000-line snapshot diff: ${kind}`);
+		const runs = [1, 2, 3].map(() => {
+			const out = spawnSync(process.execPath, ["--expose-gc", child, kind], { encoding: "utf8" });
+			return JSON.parse(out.stdout.trim());
+		});
+		return {
+			kind,
+			ms: median(runs.map((r) => r.ms)),
+			mb: median(runs.map((r) => (r.peakKb - r.beforeKb) / 1024)),
+		};
+	});
+}
+
+/** Runs the workbench measurements and prints them; returns verdict lines. */
+export async function benchWorkbench() {
+	const inspect = benchInspect();
+	const diff = benchDiff();
+	const lineDiff = benchLineDiff();
+	console.log("\nWorkbench");
+	console.log(
+		table(
+			["measure", "ms", "vs"],
+			[
+				[
+					`inspect in-process (${inspect.entries} entries, ${inspect.tokens.toLocaleString("en-US")} tokens)`,
+					fmt(inspect.inspect),
+					`${fmt(inspect.inspect / inspect.load, 2)}x load (${fmt(inspect.load)} ms)`,
+				],
+				[
+					"inspect, whole command (fresh process)",
+					fmt(inspect.cli),
+					`${fmt(inspect.cli / inspect.render, 2)}x render --format json (${fmt(inspect.render)} ms)`,
+				],
+				[
+					`diff ${SESSIONS} sessions, 1 job`,
+					fmt(diff.one.ms, 0),
+					`${fmt(diff.one.perSecond, 0)} sessions/s`,
+				],
+				[
+					`diff ${SESSIONS} sessions, ${diff.cores} jobs`,
+					fmt(diff.all.ms, 0),
+					`${fmt(diff.all.perSecond, 0)} sessions/s (${fmt(diff.all.perSecond / diff.one.perSecond, 2)}x 1 job)`,
+				],
+				...lineDiff.map((d) => [
+					`30,000-line snapshot diff, ${d.kind}`,
+					fmt(d.ms),
+					`+${fmt(d.mb)} MB peak`,
+				]),
+			],
+		),
+	);
+	const verdict = (ok, line) => ({
+		status: ok ? "PASS" : "FAIL",
+		line: `${ok ? "PASS" : "FAIL"} ${line}`,
+	});
+	const worstDiff = lineDiff.reduce((a, b) => (b.ms > a.ms ? b : a));
+	const worstMb = Math.max(...lineDiff.map((d) => d.mb));
+	return [
+		verdict(inspect.inspect <= 150, `inspect of ~100k tokens ≤ 150 ms: ${fmt(inspect.inspect)} ms`),
+		verdict(
+			worstDiff.ms < 1000,
+			`30,000-line snapshot diff < 1 s: ${fmt(worstDiff.ms)} ms (${worstDiff.kind})`,
+		),
+		verdict(worstMb < 100, `30,000-line snapshot diff < 100 MB: +${fmt(worstMb)} MB peak`),
+		verdict(
+			diff.one.changed === SESSIONS && diff.all.changed === SESSIONS,
+			`diff saw every session change (${diff.all.changed}/${SESSIONS})`,
+		),
+	];
+}

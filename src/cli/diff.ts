@@ -1,0 +1,148 @@
+/** `theway-context diff`: what a template change does to real sessions. */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { ContextError, usageError } from "../errors.js";
+import type { Side } from "../measure/compare.js";
+import { formatSessionDiff, formatSummary, summarize } from "../measure/diff-report.js";
+import { isTokenizerName, TOKENIZER_NAMES } from "../measure/tokenizer.js";
+import { escapeControl } from "../render/terminal.js";
+import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
+import { compareAll } from "./diff-pool.js";
+import { type Io, parseCommandArgs, printJson } from "./io.js";
+
+export const DIFF_USAGE = `Usage: theway-context diff <session.jsonl|DIR>... --from A --to B [options]
+
+Renders every session with template sets A and B and prints, per session, the
+system-prompt sections and message framings that changed (a unified diff of
+the text, with the token delta of each), then a summary over all of them.
+A and B are each a set of the templates folder (v1, v2) or another templates
+folder (a checkout of main, say: its sets render as they would there). DIR is
+searched for .jsonl files; folders are compared on every core.
+
+Options:
+  --from A, --to B         the two sides (a set version or a templates folder)
+  --templates DIR          the folder whose sets --from/--to name (default: bundled)
+  --format text|json       text (default); json: {"sessions": [...], "summary": {...}}
+  --exit-code              exit 1 when anything changed, as git diff --exit-code
+  --tokenizer NAME         o200k (default), cl100k or chars
+  --jobs N                 worker threads (default: one per core)
+  --lenient                skip damaged lines
+  -h, --help               this help
+
+Exit codes: 0 done (and, with --exit-code, nothing changed), 1 a session failed
+to load or, with --exit-code, something changed, 2 wrong usage.
+`;
+
+const OPTIONS = {
+	from: { type: "string" },
+	to: { type: "string" },
+	templates: { type: "string" },
+	format: { type: "string" },
+	"exit-code": { type: "boolean" },
+	tokenizer: { type: "string" },
+	jobs: { type: "string" },
+	lenient: { type: "boolean" },
+	help: { type: "boolean", short: "h" },
+} as const;
+
+export async function diffCommand(args: string[], io: Io): Promise<number> {
+	const { values, positionals } = parseCommandArgs(args, OPTIONS, DIFF_USAGE);
+	if (values.help === true) {
+		io.stdout(DIFF_USAGE);
+		return 0;
+	}
+	if (positionals.length === 0) throw usageError("missing <session.jsonl|DIR>", DIFF_USAGE);
+	if (values.from === undefined || values.to === undefined) {
+		throw usageError("--from and --to are both required", DIFF_USAGE);
+	}
+	const format = values.format ?? "text";
+	if (format !== "text" && format !== "json")
+		throw usageError("--format must be text or json", DIFF_USAGE);
+	const tokenizer = values.tokenizer ?? "o200k";
+	if (!isTokenizerName(tokenizer)) {
+		throw usageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(", ")}`, DIFF_USAGE);
+	}
+	const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+	if (!Number.isInteger(jobs) || jobs < 1)
+		throw usageError("--jobs must be a whole number ≥ 1", DIFF_USAGE);
+	const templates =
+		values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates);
+	const from = side(values.from, templates, io.cwd);
+	const to = side(values.to, templates, io.cwd);
+	const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
+
+	const progress =
+		io.stderrIsTTY === true && files.length > 1
+			? (done: number) => io.stderr(`\rdiff: ${done}/${files.length} sessions`)
+			: undefined;
+	const results = await compareAll(
+		files,
+		{ from, to, tokenizer, lenient: values.lenient === true },
+		jobs,
+		progress,
+	);
+	if (progress !== undefined) io.stderr("\r\u001b[K");
+	for (const r of results) r.file = displayPath(r.file, io.cwd);
+	const summary = summarize(results);
+	if (format === "json") {
+		printJson(io, {
+			sessions: results.map((r) => ({
+				file: r.file,
+				changed: r.changed.map(({ section, tokensFrom, tokensTo }) => ({
+					section,
+					tokensFrom,
+					tokensTo,
+				})),
+				...(r.error === undefined ? {} : { error: r.error }),
+			})),
+			summary,
+		});
+	} else {
+		for (const r of results) {
+			const text = formatSessionDiff(r, io.stdoutIsTTY === true);
+			if (text !== "") (r.error === undefined ? io.stdout : io.stderr)(text);
+		}
+		io.stdout(formatSummary(summary));
+	}
+	if (summary.failed > 0) return 1;
+	return values["exit-code"] === true && summary.changed > 0 ? 1 : 0;
+}
+
+/** A side: a templates folder when the argument names one, else a set of `templates`. */
+function side(arg: string, templates: string, cwd: string): Side {
+	const path = resolve(cwd, arg);
+	if ((arg.includes("/") || arg.startsWith(".")) && !isDirectory(path)) {
+		throw new ContextError("io", "templates folder not found", { file: path });
+	}
+	if (isDirectory(path) && !/^v\d+$/.test(arg)) return { templates: path };
+	return { templates, version: arg };
+}
+
+/** A session file, or every `.jsonl` under a folder (sorted). */
+function sessionFiles(path: string): string[] {
+	if (!existsSync(path)) throw new ContextError("io", "no such file or folder", { file: path });
+	if (!isDirectory(path)) return [path];
+	const out: string[] = [];
+	const walk = (dir: string) => {
+		for (const entry of readdirSync(dir, { withFileTypes: true })) {
+			const child = join(dir, entry.name);
+			if (entry.isDirectory()) walk(child);
+			else if (entry.name.endsWith(".jsonl")) out.push(child);
+		}
+	};
+	walk(path);
+	if (out.length === 0)
+		throw new ContextError("io", "no .jsonl session in this folder", { file: path });
+	return out.sort();
+}
+
+function isDirectory(path: string): boolean {
+	return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/** Paths under the working directory are shown relative to it. */
+function displayPath(file: string, cwd: string): string {
+	const rel = relative(cwd, file);
+	return escapeControl(rel.startsWith("..") ? file : rel);
+}

@@ -1,0 +1,140 @@
+/**
+ * One session rendered with two template sets, compared part by part: each
+ * system-prompt section and each message's provider-ready text (its
+ * framing), with the tokens of both sides and a unified diff of the text.
+ * What `diff` runs per session, in a worker or not.
+ */
+import { unifiedDiff } from "../check/line-diff.js";
+import { ContextError } from "../errors.js";
+import { convertMessage } from "../render/convert.js";
+import type { ContextBundle, LoadOptions } from "../service.js";
+import { ContextService } from "../service.js";
+import { TemplateRegistry } from "../templates/registry.js";
+import { contentOf } from "./content.js";
+import { sectionSpans } from "./measure.js";
+import type { Tokenizer } from "./tokenizer.js";
+
+/** Token counts kept for reuse: at most this many texts, each at most this long. */
+const MAX_CACHED = 4096;
+const MAX_CACHED_CHARS = 64 * 1024;
+
+/** One side of a comparison: a templates folder, and a set version or the service's default. */
+export interface Side {
+	templates: string;
+	/** Render with this set; undefined: the set the session pins, else the newest. */
+	version?: string;
+}
+
+/** A part whose text differs between the sides. */
+export interface ChangedPart {
+	/** A section name, or `message <index>`. */
+	section: string;
+	tokensFrom: number;
+	tokensTo: number;
+	/** The unified diff of its text, `-` from, `+` to. */
+	diff: string;
+}
+
+export interface SessionDiff {
+	file: string;
+	changed: ChangedPart[];
+	/** The whole context's token change, to − from (the sum over the changed parts). */
+	tokenDelta: number;
+	/** Why the session could not be compared, located. */
+	error?: string;
+}
+
+/** Compares sessions, keeping one service per side. */
+export class Comparer {
+	private readonly from: ContextService;
+	private readonly to: ContextService;
+	private readonly counts = new Map<string, number>();
+
+	constructor(
+		private readonly sides: { from: Side; to: Side },
+		private readonly tokenizer: Tokenizer,
+		options: { lenient?: boolean; leaf?: string } = {},
+	) {
+		const service = (side: Side) =>
+			new ContextService({
+				registry: new TemplateRegistry(side.templates),
+				maxOpenSessions: 1,
+				...(options.lenient === undefined ? {} : { lenient: options.lenient }),
+			});
+		this.from = service(sides.from);
+		this.to = service(sides.to);
+	}
+
+	/** The comparison of one session; a failure to load or render is its `error`, not a throw. */
+	compare(file: string): SessionDiff {
+		try {
+			const a = load(this.from, file, this.sides.from);
+			const b = load(this.to, file, this.sides.to);
+			const partsA = parts(this.from, a);
+			const partsB = parts(this.to, b);
+			const changed: ChangedPart[] = [];
+			let tokenDelta = 0;
+			// Unchanged parts add nothing to the delta, so only changed ones are counted.
+			for (const name of union([...partsA.keys()], [...partsB.keys()])) {
+				const textA = partsA.get(name);
+				const textB = partsB.get(name);
+				if (textA === textB) continue;
+				const from = this.count(textA);
+				const to = this.count(textB);
+				tokenDelta += to - from;
+				changed.push({
+					section: name,
+					tokensFrom: from,
+					tokensTo: to,
+					diff: unifiedDiff(textA ?? "", textB ?? ""),
+				});
+			}
+			return { file, changed, tokenDelta };
+		} catch (error) {
+			if (!(error instanceof ContextError)) throw error;
+			return { file, changed: [], tokenDelta: 0, error: error.message };
+		}
+	}
+
+	/** Tokens of a part; a text seen before (a harness shared by a corpus) is counted once. */
+	private count(text: string | undefined): number {
+		if (text === undefined || text === "") return 0;
+		const cached = this.counts.get(text);
+		if (cached !== undefined) return cached;
+		const n = this.tokenizer.count(text);
+		if (text.length <= MAX_CACHED_CHARS) {
+			if (this.counts.size >= MAX_CACHED) this.counts.clear();
+			this.counts.set(text, n);
+		}
+		return n;
+	}
+}
+
+function load(service: ContextService, file: string, side: Side): ContextBundle {
+	const options: LoadOptions = side.version === undefined ? {} : { templateVersion: side.version };
+	const bundle = service.loadSync(file, options);
+	service.close(file);
+	return bundle;
+}
+
+/** The comparable parts of a bundle, in order: its sections, then its messages as the model gets them. */
+function parts(service: ContextService, bundle: ContextBundle): Map<string, string> {
+	const out = new Map<string, string>();
+	for (const s of sectionSpans(bundle.systemPrompt)) {
+		out.set(s.name, bundle.systemPrompt.slice(s.start, s.end));
+	}
+	const set = service.templateSet(bundle.meta.templateVersion);
+	bundle.messages.forEach((message, index) => {
+		const llm = convertMessage(message, set);
+		if (llm !== undefined) out.set(`message ${index}`, contentOf(llm.content).text);
+	});
+	return out;
+}
+
+/** The names of both lists, in the order they come (a's first, then b's new ones where they stand). */
+function union(a: readonly string[], b: readonly string[]): string[] {
+	const seen = new Set(a);
+	const out = [...a];
+	for (const name of b) if (!seen.has(name)) out.push(name);
+	return out;
+}

@@ -1,0 +1,94 @@
+/**
+ * What `diff` prints: per session, each changed part with its token delta
+ * and the unified diff of its text (coloured on a terminal, control
+ * characters escaped); then one summary over the corpus.
+ */
+import { escapeControl, paint } from "../render/terminal.js";
+import type { SessionDiff } from "./compare.js";
+
+export interface DiffSummary {
+	sessions: number;
+	changed: number;
+	unchanged: number;
+	failed: number;
+	/** Whole-context token delta per compared session (to − from). */
+	tokenDelta: { min: number; median: number; max: number; total: number } | null;
+}
+
+/** The summary over every session's comparison. */
+export function summarize(results: readonly SessionDiff[]): DiffSummary {
+	const compared = results.filter((r) => r.error === undefined);
+	const deltas = compared.map((r) => r.tokenDelta).sort((a, b) => a - b);
+	const mid = deltas.length >> 1;
+	return {
+		sessions: results.length,
+		changed: compared.filter((r) => r.changed.length > 0).length,
+		unchanged: compared.filter((r) => r.changed.length === 0).length,
+		failed: results.length - compared.length,
+		tokenDelta:
+			deltas.length === 0
+				? null
+				: {
+						min: deltas[0] as number,
+						median:
+							deltas.length % 2 === 1
+								? (deltas[mid] as number)
+								: Math.round(((deltas[mid - 1] as number) + (deltas[mid] as number)) / 2),
+						max: deltas.at(-1) as number,
+						total: deltas.reduce((a, b) => a + b, 0),
+					},
+	};
+}
+
+const signed = (n: number) =>
+	`${n > 0 ? "+" : n < 0 ? "−" : "±"}${Math.abs(n).toLocaleString("en-US")}`;
+
+/** One session's changes as text; empty for an unchanged session. */
+export function formatSessionDiff(result: SessionDiff, color: boolean): string {
+	const c = paint(color);
+	const file = escapeControl(result.file).replace(/\n/g, "\\n");
+	if (result.error !== undefined) return `${c.red(`✗ ${file}: ${escapeControl(result.error)}`)}\n`;
+	if (result.changed.length === 0) return "";
+	const delta = result.tokenDelta;
+	const out = [
+		c.bold(
+			`═══ ${file}: ${result.changed.length} part${result.changed.length === 1 ? "" : "s"} changed, ${signed(delta)} tokens`,
+		),
+	];
+	for (const part of result.changed) {
+		out.push(
+			c.cyan(
+				`──── ${part.section}: ${part.tokensFrom} → ${part.tokensTo} tokens (${signed(part.tokensTo - part.tokensFrom)})`,
+			),
+		);
+		out.push(
+			escapeControl(part.diff)
+				.split("\n")
+				.map((line) =>
+					line.startsWith("@@")
+						? c.cyan(line)
+						: line.startsWith("-")
+							? c.red(line)
+							: line.startsWith("+")
+								? c.green(line)
+								: line,
+				)
+				.join("\n"),
+		);
+	}
+	return `${out.join("\n")}\n\n`;
+}
+
+/** The corpus summary as text. */
+export function formatSummary(summary: DiffSummary): string {
+	const lines = [
+		`${summary.sessions} session${summary.sessions === 1 ? "" : "s"}: ${summary.changed} changed, ${summary.unchanged} unchanged${summary.failed > 0 ? `, ${summary.failed} failed` : ""}`,
+	];
+	const d = summary.tokenDelta;
+	if (d !== null) {
+		lines.push(
+			`token delta per session: min ${signed(d.min)}, median ${signed(d.median)}, max ${signed(d.max)} (total ${signed(d.total)})`,
+		);
+	}
+	return `${lines.join("\n")}\n`;
+}
