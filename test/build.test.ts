@@ -281,3 +281,17 @@ describe("build: token budgets", () => {
 		expect(await build(dir)).toMatchObject({ code: 0, stderr: "" });
 	});
 });
+
+describe("build: fixtures no printer can choke on", () => {
+	it("writes the snapshot of a fixture whose tool-call arguments nest 100,000 deep", async () => {
+		const dir = project();
+		const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+		const header = readFileSync(EXAMPLE, "utf8").split("\n")[0];
+		const line = `{"type":"message","id":"d","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"f","arguments":{"a":${deep}}}]}}`;
+		writeFileSync(join(dir, "test/fixtures/deep.jsonl"), `${header}\n${line}\n`);
+		const written = await build(dir, "--update");
+		expect(written.code, written.stderr).toBe(0);
+		expect(readFileSync(join(dir, "snapshots/deep.txt"), "utf8")).toContain('"name": "f"');
+		expect(await build(dir)).toMatchObject({ code: 0 });
+	});
+});

@@ -266,3 +266,17 @@ describe("diff: usage", () => {
 		expect(result.code).toBe(1);
 	});
 });
+
+describe("diff on a terminal", () => {
+	it("colours the diff lines and shows progress on stderr", async () => {
+		const result = await runCli(
+			["diff", EXAMPLES, "--templates", templates, "--from", "v1", "--to", "v2", "--jobs", "1"],
+			ROOT,
+			true,
+		);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toContain(`\u001b[31m-${harnessLine}\u001b[0m`);
+		expect(result.stdout).toContain(`\u001b[32m+${harnessLine} Always.\u001b[0m`);
+		expect(result.stderr).toContain("\rdiff: 6/6 sessions");
+	});
+});

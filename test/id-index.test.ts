@@ -32,3 +32,68 @@ describe("IdIndex", () => {
 		for (const [i, id] of ids.entries()) expect(index.get(id)).toBe(i);
 	});
 });
+
+/** The table's hash before it was keyed: FNV-1a over UTF-16 code units, from the standard basis. */
+function fnv1a(id: string, from = 0x811c9dc5): number {
+	let h = from;
+	for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+	return h;
+}
+
+/**
+ * 2^stages ids that all share one FNV-1a hash. At each stage, two 2-character
+ * blocks take the running hash to the same value: two first characters whose
+ * products agree on the high 16 bits (a birthday search), and second
+ * characters that cancel the low 16 bits. Then every choice of one block per
+ * stage collides.
+ */
+function fnvMulticollision(stages: number): string[] {
+	const P = 0x01000193;
+	let state = 0x811c9dc5;
+	const pairs: [string, string][] = [];
+	for (let s = 0; s < stages; s++) {
+		const byHigh = new Map<number, number>();
+		for (let c1 = 0x100; ; c1++) {
+			const x = Math.imul(state ^ c1, P);
+			const other = byHigh.get(x >>> 16);
+			if (other === undefined) {
+				byHigh.set(x >>> 16, c1);
+				continue;
+			}
+			const y = Math.imul(state ^ other, P);
+			const a = String.fromCharCode(other, 0x41);
+			const b = String.fromCharCode(c1, 0x41 ^ (x & 0xffff) ^ (y & 0xffff));
+			pairs.push([a, b]);
+			state = fnv1a(a, state);
+			break;
+		}
+	}
+	let ids = [""];
+	for (const [a, b] of pairs) ids = ids.flatMap((id) => [id + a, id + b]);
+	return ids;
+}
+
+describe("IdIndex against floods", () => {
+	it("does linear work on 32,768 ids that share one FNV-1a hash", () => {
+		const ids = fnvMulticollision(15);
+		expect(ids).toHaveLength(32_768);
+		expect(new Set(ids.map((id) => fnv1a(id))).size).toBe(1);
+		const index = new IdIndex(ids);
+		for (const [i, id] of ids.entries()) index.set(id, i);
+		for (const [i, id] of ids.entries()) expect(index.get(id)).toBe(i);
+		// Under the old hash this was about n²/2 = 5e8 probes.
+		expect(index.probes).toBeLessThan(ids.length * 10);
+	});
+
+	it("moves to a Map when lookups run long, whatever the hash", () => {
+		const ids = Array.from({ length: 20_000 }, (_, i) => `id-${i}`);
+		const index = new IdIndex(ids, { hash: () => 7 });
+		for (const [i, id] of ids.entries()) index.set(id, i);
+		expect(index.flooded).toBe(true);
+		for (const [i, id] of ids.entries()) expect(index.get(id)).toBe(i);
+		expect(index.get("absent")).toBeUndefined();
+		expect(index.set("id-5", 20_000)).toBe(5);
+		expect(index.get("id-5")).toBe(20_000);
+		expect(index.probes).toBeLessThan(100 * 64);
+	});
+});

@@ -500,7 +500,7 @@ describe("lenient mode", () => {
 				expect(d.file).toBe(path);
 			}
 			const byLine = new Map(skipped.map((d) => [d.line, d]));
-			expect(byLine.get(4)).toMatchObject({ code: "skipped_line", column: 1 });
+			expect(byLine.get(4)).toMatchObject({ code: "skipped_line", column: 2 });
 			expect(byLine.get(4)?.message).toMatch(/JSON/);
 			expect(byLine.get(5)?.message).toMatch(/message/);
 			expect(byLine.get(6)).toMatchObject({ code: "duplicate_id" });

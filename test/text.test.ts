@@ -4,8 +4,10 @@
  * tool results cut, control characters escaped, headers that no diff line
  * can be mistaken for.
  */
+import { constants } from "node:buffer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { guardLength } from "../src/cli/io.js";
 import { jsonText, writeJson } from "../src/render/json-writer.js";
 import { escapeControl } from "../src/render/terminal.js";
 import { blocksText, formatMessage, formatText } from "../src/render/text.js";
@@ -158,5 +160,22 @@ describe("escapeControl", () => {
 			}),
 			{ numRuns: RUNS },
 		);
+	});
+});
+
+describe("output past the longest string", () => {
+	it("is a located error naming the limit, not a crash", () => {
+		const tooLong = () => {
+			throw new RangeError("Invalid string length");
+		};
+		expect(() => guardLength(tooLong, "/logs/huge.jsonl")).toThrow(
+			new RegExp(
+				`^/logs/huge\\.jsonl: .*longest string this runtime can hold \\(${constants.MAX_STRING_LENGTH} characters\\)`,
+			),
+		);
+		const other = () => {
+			throw new RangeError("Maximum call stack size exceeded");
+		};
+		expect(() => guardLength(other)).toThrow(/Maximum call stack/);
 	});
 });

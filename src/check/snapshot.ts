@@ -3,6 +3,8 @@
  * (the system prompt, the messages as the bundle holds them, the messages as
  * a provider gets them), and a line diff for when a rendering drifts.
  */
+
+import { jsonText } from "../render/json-writer.js";
 import type { ContextBundle } from "../service.js";
 import type { LlmMessage } from "../session/messages.js";
 import { unifiedDiff } from "./line-diff.js";
@@ -27,7 +29,7 @@ export function snapshotText(bundle: ContextBundle, llm: readonly LlmMessage[]):
 		"===== system prompt =====",
 		bundle.systemPrompt,
 		"===== messages =====",
-		JSON.stringify(bundle.messages, null, 2),
+		jsonText(bundle.messages, { indent: 2 }),
 		"===== llm =====",
 		...llm.flatMap((m) => [`--- ${m.role}`, llmText(m)]),
 		...stubsText(bundle, llm),
@@ -56,7 +58,7 @@ function llmText(message: LlmMessage): string {
 			return content.map((b) => b.text).join("\n");
 		}
 	}
-	return JSON.stringify(message.content, null, 2);
+	return jsonText(message.content, { indent: 2 });
 }
 
 /**

@@ -10,13 +10,13 @@ import type { Io } from "./io.js";
 export const MAIN_USAGE = `theway-context: compile a theway session log into its context bundle
 
 Usage:
-  theway-context render <session.jsonl> [options]   print the context bundle
-  theway-context build [--update] [--templates DIR] check the templates, fixtures and snapshots
-  theway-context serve --stdio                      a sidecar: JSON-RPC 2.0 over stdin/stdout
-  theway-context inspect <session.jsonl> [options]  measure each section and message in tokens
-  theway-context preview [session.jsonl|DIR]         a live page of the prompt, for editing templates
+  theway-context render <session.jsonl> [options]        print the context bundle
+  theway-context inspect <session.jsonl> [options]       measure each section and message in tokens
   theway-context diff <session|DIR>... --from A --to B   what a template change does to sessions
-  theway-context <command> --help                   help for one command
+  theway-context preview [session.jsonl|DIR]             a live page of the prompt, for editing templates
+  theway-context build [--update] [--watch]              check the templates, fixtures and snapshots
+  theway-context serve --stdio                           a sidecar: JSON-RPC 2.0 over stdin/stdout
+  theway-context <command> --help                        help for one command
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
 `;

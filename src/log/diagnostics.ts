@@ -41,6 +41,11 @@ export class Diagnostics {
 		});
 	}
 
+	/** Whether the next warning would only be counted (its words are not needed). */
+	get full(): boolean {
+		return this.kept.length >= this.limit;
+	}
+
 	/** How many warnings were recorded, kept or not. */
 	get count(): number {
 		return this.kept.length + this.droppedTotal;

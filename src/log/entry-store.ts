@@ -55,7 +55,9 @@ export class EntryStore implements EntrySource {
 	/** Adds a parsed entry; returns its index. */
 	push({ entry, line, offset, length }: ParsedEntry): number {
 		const i = this.objects.length;
-		for (const col of [this.lineCol, this.offsetCol, this.lengthCol]) col.grow(i + 1);
+		if (i >= this.lengthCol.data.length) {
+			for (const col of [this.lineCol, this.offsetCol, this.lengthCol]) col.grow(i + 1);
+		}
 		this.objects.push(entry);
 		this.lineCol.data[i] = line;
 		this.offsetCol.data[i] = offset;

@@ -13,7 +13,6 @@ export interface JsonError {
 }
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /** The first syntax error of `text` (a line `JSON.parse` rejected). */
 export function locateJsonError(text: string): JsonError {
@@ -42,13 +41,15 @@ export function locateJsonError(text: string): JsonError {
 			if (typeof error !== "number") return error;
 			i = error;
 		} else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-			NUMBER.lastIndex = i;
-			if (!NUMBER.test(text)) return fail("a malformed number");
-			i = NUMBER.lastIndex;
+			const end = scanNumber(text, i);
+			if (end < 0) return fail("a malformed number", -1 - end);
+			i = end;
 		} else {
-			const word = ["true", "false", "null"].find((w) => text.startsWith(w, i));
+			const word = ["true", "false", "null"].find((w) => w.charCodeAt(0) === c);
 			if (word === undefined) return unexpected("a value");
-			i += word.length;
+			for (let k = 0; k < word.length; k++, i++) {
+				if (text.charCodeAt(i) !== word.charCodeAt(k)) return unexpected(`"${word}"`);
+			}
 		}
 		// What follows it: a key, a separator, a closer, or the end.
 		for (;;) {
@@ -99,6 +100,32 @@ export function locateJsonError(text: string): JsonError {
 	}
 }
 
+/** The index just past the number starting at `start`, or -1 - the index where it goes wrong. */
+function scanNumber(text: string, start: number): number {
+	const digit = (k: number) => {
+		const d = text.charCodeAt(k);
+		return d >= 0x30 && d <= 0x39;
+	};
+	let i = start;
+	if (text.charCodeAt(i) === 0x2d) i++;
+	if (!digit(i)) return -1 - i;
+	if (text.charCodeAt(i) === 0x30) i++;
+	else while (digit(i)) i++;
+	if (text.charCodeAt(i) === 0x2e) {
+		i++;
+		if (!digit(i)) return -1 - i;
+		while (digit(i)) i++;
+	}
+	const e = text.charCodeAt(i);
+	if (e === 0x65 || e === 0x45) {
+		i++;
+		if (text.charCodeAt(i) === 0x2b || text.charCodeAt(i) === 0x2d) i++;
+		if (!digit(i)) return -1 - i;
+		while (digit(i)) i++;
+	}
+	return i;
+}
+
 /** The index just past the string starting at `start`, or the error in it. */
 function scanString(text: string, start: number): number | JsonError {
 	for (let i = start + 1; i < text.length; i++) {
@@ -110,10 +137,13 @@ function scanString(text: string, start: number): number | JsonError {
 			const e = text[i + 1];
 			if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
 			else if (e === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 5;
-			else return { column: i + 1, reason: "a bad escape in a string" };
+			else return { column: i + 2, reason: "a bad escape in a string" };
 		}
 	}
-	return { column: start + 1, reason: "a string that is not closed" };
+	return {
+		column: text.length + 1,
+		reason: `a string that is not closed (it opens at column ${start + 1})`,
+	};
 }
 
 /** One character for a message: quoted, with controls and invisibles escaped. */

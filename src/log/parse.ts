@@ -142,9 +142,14 @@ export class LogParser implements LineHandler {
 					line,
 				);
 			}
+			// Past the kept warnings, a line that cannot be an entry is counted without parsing it.
+			if (this.countsOnly() && this.version >= 2 && source.trimStart().charCodeAt(0) !== 0x7b) {
+				return { code: "bad_entry", reason: "" };
+			}
 			try {
 				value = JSON.parse(source);
 			} catch {
+				if (this.countsOnly()) return { code: "bad_json", reason: "" };
 				const error = locateJsonError(source);
 				const column = error.column + (source === text ? 0 : 1);
 				return { code: "bad_json", reason: `not valid JSON: ${error.reason}`, column };
@@ -198,7 +203,12 @@ export class LogParser implements LineHandler {
 			return { code: "bad_entry", reason: "a session header where an entry should be" };
 		migrateEntry(value, this.version, line, state);
 		const verdict = checkEntry(value);
-		if (verdict < 0) return { code: "bad_entry", reason: rejection(verdict, value) };
+		if (verdict < 0) {
+			return {
+				code: "bad_entry",
+				reason: report && this.countsOnly() ? "" : rejection(verdict, value),
+			};
+		}
 		let kind: Kind = Kind.Other;
 		if (verdict === UNKNOWN_TYPE || verdict === UNKNOWN_ROLE) {
 			const role = verdict === UNKNOWN_ROLE;
@@ -215,6 +225,11 @@ export class LogParser implements LineHandler {
 			}
 		}
 		return { entry: value as Entry, kind, line, offset, length };
+	}
+
+	/** A bad line now would only be counted: spare describing it. */
+	private countsOnly(): boolean {
+		return !this.strict && this.header !== undefined && this.diagnostics.full;
 	}
 
 	private blankBeforeHeader(line: number): void {

@@ -19,6 +19,7 @@ export const DEFAULT_PIPE_TIMEOUT_MS = 10_000;
 /** The name standard input goes by, as a path and in messages. */
 export const STDIN = "-";
 const STDIN_NAME = "<stdin>";
+const DEV_STDIN = "/dev/stdin";
 
 /** What identifies a file's content between two reads. */
 export interface FileIdentity {
@@ -76,7 +77,8 @@ function describeErrno(code: string): string {
 export function openSource(path: string): Source {
 	const name = displayName(path);
 	let fd = 0;
-	if (path !== STDIN) {
+	// Standard input is read from fd 0 itself: /dev/stdin cannot be opened when it is a socket.
+	if (path !== STDIN && path !== DEV_STDIN) {
 		try {
 			fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
 		} catch (error) {
@@ -87,7 +89,7 @@ export function openSource(path: string): Source {
 	try {
 		stat = fstatSync(fd);
 	} catch (error) {
-		if (path !== STDIN) closeSync(fd);
+		if (fd !== 0) closeSync(fd);
 		throw ioError(name, error);
 	}
 	const source = { fd, name, stat, regular: stat.isFile() };

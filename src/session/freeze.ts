@@ -1,23 +1,20 @@
 /**
  * Freezing the messages a bundle hands out: they are shared with the
  * service's open session, so a caller that changed one would change every
- * later bundle. Deep and iterative (a message nested 100,000 deep cannot
- * overflow the stack); an object found frozen is taken as frozen all the way
- * down, as everything frozen here is, so a message is frozen only once.
+ * later bundle. Frozen: the message, each object or array it holds (content,
+ * usage, details) and each element of those (content blocks). Values nested
+ * deeper (a tool call's arguments) are shared as they are: freezing every
+ * object of a long session costs more than reading it (measured: about 10%
+ * of a 100k-entry load), so the guarantee stops at the blocks.
  */
-export function deepFreeze<T>(value: T): T {
-	const stack: unknown[] = [value];
-	for (let v = stack.pop(); v !== undefined || stack.length > 0; v = stack.pop()) {
-		if (typeof v !== "object" || v === null || Object.isFrozen(v)) continue;
-		Object.freeze(v);
-		if (Array.isArray(v)) {
-			for (const item of v) if (typeof item === "object" && item !== null) stack.push(item);
-		} else {
-			for (const key in v) {
-				const item = (v as Record<string, unknown>)[key];
-				if (typeof item === "object" && item !== null) stack.push(item);
-			}
-		}
+export function freezeMessage<T extends object>(message: T): T {
+	if (Object.isFrozen(message)) return message;
+	Object.freeze(message);
+	for (const value of Object.values(message)) {
+		if (typeof value !== "object" || value === null) continue;
+		Object.freeze(value);
+		if (!Array.isArray(value)) continue;
+		for (const item of value) if (typeof item === "object" && item !== null) Object.freeze(item);
 	}
-	return value;
+	return message;
 }

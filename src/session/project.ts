@@ -6,7 +6,7 @@
 import { ContextError, type Diagnostic } from "../errors.js";
 import { isObject, Kind } from "../log/kinds.js";
 import type { AgentMessage, Entry, Header } from "../log/schema.js";
-import { deepFreeze } from "./freeze.js";
+import { freezeMessage } from "./freeze.js";
 import { type ContextMessage, toMillis } from "./messages.js";
 import { NONE, type SessionTree } from "./tree.js";
 
@@ -115,7 +115,13 @@ export function projectBranch(
 	};
 	let collapseInjected = false;
 	const append = (i: number): void => {
-		const message = toMessage(tree.entry(i), tree.kind(i), i === collapse, () => millis(i));
+		const kind = tree.kind(i);
+		if (kind === Kind.Message) {
+			messages.push(fields(tree.entry(i)).message as ContextMessage);
+			entryIds.push(tree.idAt(i));
+			return;
+		}
+		const message = toMessage(tree.entry(i), kind, i === collapse, () => millis(i));
 		if (message === "collapse") {
 			messages.push(collapseMessage());
 			entryIds.push(tree.idAt(i));
@@ -142,7 +148,7 @@ export function projectBranch(
 		messages.unshift(collapseMessage());
 		entryIds.unshift(tree.idAt(collapse));
 	}
-	for (const message of messages) deepFreeze(message);
+	for (const message of messages) freezeMessage(message);
 
 	const modelAt = tree.latestModel(leaf);
 	const thinkingAt = tree.latestThinkingLevel(leaf);

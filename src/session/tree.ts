@@ -118,7 +118,9 @@ export class SessionTree implements EntrySink {
 		const parent =
 			parentId === null
 				? NONE
-				: i > 0 && this.ids[i - 1] === parentId && !this.shadowed.has(i - 1)
+				: i > 0 &&
+						this.ids[i - 1] === parentId &&
+						(this.shadowed.size === 0 || !this.shadowed.has(i - 1))
 					? i - 1
 					: this.byId.get(parentId);
 		if (i >= this.parentCol.data.length) for (const col of this.columns) col.grow(i + 1);

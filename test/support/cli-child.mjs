@@ -1,5 +1,5 @@
-// `theway-context serve` from its sources, through vite's module runner:
-// `node cli-child.mjs serve ARGS…`.
+// `theway-context serve` or `render` from its sources, through vite's module
+// runner: `node cli-child.mjs serve|render ARGS…`.
 import { join } from "node:path";
 import { runnerImport } from "vite";
 
@@ -9,4 +9,5 @@ const { module } = await runnerImport(join(root, "test/support/cli-entry.ts"), {
 	configFile: false,
 	logLevel: "silent",
 });
-await module.runServe(process.argv.slice(3));
+const command = process.argv[2] === "render" ? module.runRender : module.runServe;
+await command(process.argv.slice(3));
