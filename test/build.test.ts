@@ -3,22 +3,14 @@
  * fixtures, snapshots and a README. One test per class of error, asserting
  * the code or message, the file:line:column and the exit code.
  */
-import {
-	cpSync,
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { ContextError, ContextService } from "../src/index.js";
 import { compileCount } from "../src/templates/compile.js";
 import { TemplateRegistry } from "../src/templates/registry.js";
+import { tempDir } from "./support/temp.js";
 import {
 	BUNDLED_SET,
 	bumped,
@@ -33,7 +25,7 @@ const EXAMPLE = join(ROOT, "test/fixtures/examples/2-collapse-child.jsonl");
 
 /** A project folder with the bundled templates, one fixture and a README example. */
 function project(): string {
-	const dir = mkdtempSync(join(tmpdir(), "theway-build-"));
+	const dir = tempDir("theway-build-");
 	cpSync(BUNDLED_SET, join(dir, "templates/v1"), { recursive: true });
 	cpSync(join(ROOT, "categories.yaml"), join(dir, "categories.yaml"));
 	mkdirSync(join(dir, "test/fixtures"), { recursive: true });
@@ -200,7 +192,7 @@ describe("template sets side by side", () => {
 	const pinned = (version: string | null) => {
 		const text = readFileSync(EXAMPLE, "utf8");
 		const pin = `{"type":"custom","customType":"session_metadata","id":"pin","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","data":{"templateVersion":${JSON.stringify(version)}}}\n`;
-		const file = join(mkdtempSync(join(tmpdir(), "theway-pin-")), "s.jsonl");
+		const file = join(tempDir("theway-pin-"), "s.jsonl");
 		writeFileSync(file, version === null ? text : text + pin);
 		return file;
 	};

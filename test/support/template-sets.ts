@@ -3,11 +3,11 @@
  * changed, and edits derived from the templates themselves, so that no test
  * depends on the shipped wording or on which set is the newest.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { readTemplateSets } from "../../src/templates/load.js";
+import { tempDir } from "./temp.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
 /** The newest bundled set's name (what a session renders with unless it pins one). */
@@ -52,7 +52,7 @@ export function withVersion(text: string, version: string): string {
 export function templateSet(
 	changes: Record<string, string | null | ((text: string) => string)> = {},
 ): string {
-	const root = mkdtempSync(join(tmpdir(), "theway-templates-"));
+	const root = tempDir("theway-templates-");
 	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
 	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
 	for (const [name, change] of Object.entries(changes)) {
