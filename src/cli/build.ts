@@ -5,7 +5,7 @@ import { type WatchRun, watchCheck } from "../check/watch.js";
 import { formatDiagnostic } from "../errors.js";
 import { escapeControl } from "../render/terminal.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { type Io, parseCommandArgs, printDiagnostic } from "./io.js";
+import { HELP_OPTION, type Io, parseCommandArgs, printDiagnostic, templatesOption } from "./io.js";
 
 export const BUILD_USAGE = `Usage: theway-context build [--update] [options]
 
@@ -33,18 +33,15 @@ const OPTIONS = {
 	snapshots: { type: "string" },
 	readme: { type: "string" },
 	watch: { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...HELP_OPTION,
 } as const;
 
 export async function buildCommand(args: string[], io: Io): Promise<number> {
-	const { values } = parseCommandArgs(args, OPTIONS, BUILD_USAGE);
-	if (values.help === true) {
-		io.stdout(BUILD_USAGE);
-		return 0;
-	}
+	const parsed = parseCommandArgs(args, OPTIONS, BUILD_USAGE, io);
+	if (parsed === undefined) return 0;
+	const { values } = parsed;
 	const options: CheckOptions = {
-		templates:
-			values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates),
+		templates: templatesOption(values.templates, io) ?? DEFAULT_TEMPLATES_DIR,
 		fixtures: resolve(io.cwd, values.fixtures ?? join("test", "fixtures")),
 		snapshots: resolve(io.cwd, values.snapshots ?? "snapshots"),
 		readme: resolve(io.cwd, values.readme ?? "README.md"),

@@ -5,11 +5,18 @@ import { join, relative, resolve } from "node:path";
 import { ContextError, usageError } from "../errors.js";
 import type { Side } from "../measure/compare.js";
 import { formatSessionDiff, formatSummary, summarize } from "../measure/diff-report.js";
-import { isTokenizerName, TOKENIZER_NAMES } from "../measure/tokenizer.js";
+import { TOKENIZER_NAMES } from "../measure/tokenizer.js";
 import { escapeControl } from "../render/terminal.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { compareAll } from "./diff-pool.js";
-import { type Io, parseCommandArgs, printJson } from "./io.js";
+import {
+	choiceOption,
+	HELP_OPTION,
+	type Io,
+	parseCommandArgs,
+	printJson,
+	templatesOption,
+} from "./io.js";
 
 export const DIFF_USAGE = `Usage: theway-context diff <session.jsonl|DIR>... --from A --to B [options]
 
@@ -43,31 +50,23 @@ const OPTIONS = {
 	tokenizer: { type: "string" },
 	jobs: { type: "string" },
 	lenient: { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...HELP_OPTION,
 } as const;
 
 export async function diffCommand(args: string[], io: Io): Promise<number> {
-	const { values, positionals } = parseCommandArgs(args, OPTIONS, DIFF_USAGE);
-	if (values.help === true) {
-		io.stdout(DIFF_USAGE);
-		return 0;
-	}
+	const parsed = parseCommandArgs(args, OPTIONS, DIFF_USAGE, io);
+	if (parsed === undefined) return 0;
+	const { values, positionals } = parsed;
 	if (positionals.length === 0) throw usageError("missing <session.jsonl|DIR>", DIFF_USAGE);
 	if (values.from === undefined || values.to === undefined) {
 		throw usageError("--from and --to are both required", DIFF_USAGE);
 	}
-	const format = values.format ?? "text";
-	if (format !== "text" && format !== "json")
-		throw usageError("--format must be text or json", DIFF_USAGE);
-	const tokenizer = values.tokenizer ?? "o200k";
-	if (!isTokenizerName(tokenizer)) {
-		throw usageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(", ")}`, DIFF_USAGE);
-	}
+	const format = choiceOption(values.format, "format", ["text", "json"], DIFF_USAGE);
+	const tokenizer = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, DIFF_USAGE);
 	const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
 	if (!Number.isInteger(jobs) || jobs < 1)
 		throw usageError("--jobs must be a whole number ≥ 1", DIFF_USAGE);
-	const templates =
-		values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates);
+	const templates = templatesOption(values.templates, io) ?? DEFAULT_TEMPLATES_DIR;
 	const from = side(values.from, templates, io.cwd);
 	const to = side(values.to, templates, io.cwd);
 	const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));

@@ -3,10 +3,10 @@ import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { usageError } from "../errors.js";
-import { isTokenizerName, TOKENIZER_NAMES } from "../measure/tokenizer.js";
+import { TOKENIZER_NAMES } from "../measure/tokenizer.js";
 import { startPreview } from "../preview/server.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { type Io, parseCommandArgs } from "./io.js";
+import { choiceOption, HELP_OPTION, type Io, parseCommandArgs, templatesOption } from "./io.js";
 
 export const PREVIEW_USAGE = `Usage: theway-context preview [session.jsonl|DIR] [options]
 
@@ -32,29 +32,23 @@ const OPTIONS = {
 	port: { type: "string" },
 	tokenizer: { type: "string" },
 	open: { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...HELP_OPTION,
 } as const;
 
 export async function previewCommand(args: string[], io: Io): Promise<number> {
-	const { values, positionals } = parseCommandArgs(args, OPTIONS, PREVIEW_USAGE);
-	if (values.help === true) {
-		io.stdout(PREVIEW_USAGE);
-		return 0;
-	}
+	const parsed = parseCommandArgs(args, OPTIONS, PREVIEW_USAGE, io);
+	if (parsed === undefined) return 0;
+	const { values, positionals } = parsed;
 	if (positionals.length > 1) throw usageError("expected one session log or folder", PREVIEW_USAGE);
 	const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
 	if (!Number.isInteger(port) || port < 0 || port > 65535 || values.port?.trim() === "") {
 		throw usageError("--port must be an integer from 0 to 65535", PREVIEW_USAGE);
 	}
-	const tokenizer = values.tokenizer ?? "o200k";
-	if (!isTokenizerName(tokenizer)) {
-		throw usageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(", ")}`, PREVIEW_USAGE);
-	}
+	const tokenizer = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, PREVIEW_USAGE);
 	const server = await startPreview({
 		tokenizer,
 		sessions: resolve(io.cwd, positionals[0] ?? "."),
-		templates:
-			values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates),
+		templates: templatesOption(values.templates, io) ?? DEFAULT_TEMPLATES_DIR,
 		port,
 		cwd: io.cwd,
 	});

@@ -1,9 +1,19 @@
 /** `theway-context render`: a session log's context bundle, for people or programs. */
 import { resolve } from "node:path";
-import { usageError } from "../errors.js";
 import { writeText } from "../render/text.js";
 import { ContextService } from "../service.js";
-import { guardLength, type Io, parseCommandArgs, printDiagnostic, printJson } from "./io.js";
+import {
+	branchOptions,
+	choiceOption,
+	guardLength,
+	type Io,
+	oneSession,
+	parseCommandArgs,
+	printJson,
+	printWarnings,
+	SESSION_OPTIONS,
+	templatesOption,
+} from "./io.js";
 
 export const RENDER_USAGE = `Usage: theway-context render <session.jsonl> [options]
 
@@ -32,54 +42,32 @@ Options:
 
 const OPTIONS = {
 	format: { type: "string" },
-	leaf: { type: "string" },
 	tools: { type: "string" },
 	memory: { type: "string" },
 	cwd: { type: "string" },
-	templates: { type: "string" },
-	"template-version": { type: "string" },
 	strict: { type: "boolean" },
-	lenient: { type: "boolean" },
-	quiet: { type: "boolean" },
 	full: { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...SESSION_OPTIONS,
 } as const;
 
-const FORMATS = ["text", "json", "llm"] as const;
-
 export async function renderCommand(args: string[], io: Io): Promise<number> {
-	const { values, positionals } = parseCommandArgs(args, OPTIONS, RENDER_USAGE);
-	if (values.help === true) {
-		io.stdout(RENDER_USAGE);
-		return 0;
-	}
-	if (positionals.length !== 1) {
-		throw usageError(
-			positionals.length === 0 ? "missing <session.jsonl>" : "expected one session log",
-			RENDER_USAGE,
-		);
-	}
-	const format = values.format ?? "text";
-	if (!(FORMATS as readonly string[]).includes(format)) {
-		throw usageError(`--format must be one of ${FORMATS.join(", ")}`, RENDER_USAGE);
-	}
+	const parsed = parseCommandArgs(args, OPTIONS, RENDER_USAGE, io);
+	if (parsed === undefined) return 0;
+	const { values, positionals } = parsed;
+	const session = oneSession(positionals, RENDER_USAGE);
+	const format = choiceOption(values.format, "format", ["text", "json", "llm"], RENDER_USAGE);
+	const templates = templatesOption(values.templates, io);
 	const service = new ContextService({
-		...(values.templates === undefined ? {} : { templates: resolve(io.cwd, values.templates) }),
+		...(templates === undefined ? {} : { templates }),
 		strict: values.strict === true,
 	});
-	const session = positionals[0] as string;
 	const bundle = await service.load(session === "-" ? session : resolve(io.cwd, session), {
-		...(values.leaf === undefined ? {} : { leaf: values.leaf }),
+		...branchOptions(values),
 		...(values.tools === undefined ? {} : { tools: splitList(values.tools) }),
 		...(values.memory === undefined ? {} : { memory: values.memory }),
 		...(values.cwd === undefined ? {} : { cwd: values.cwd }),
-		...(values["template-version"] === undefined
-			? {}
-			: { templateVersion: values["template-version"] }),
 	});
-	if (values.quiet !== true) {
-		for (const d of bundle.meta.diagnostics) printDiagnostic(io, d);
-	}
+	printWarnings(io, bundle.meta.diagnostics, values.quiet);
 	if (format === "json") {
 		printJson(
 			io,

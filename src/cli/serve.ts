@@ -1,8 +1,7 @@
 /** `theway-context serve --stdio`: the sidecar for a daemon (`src/serve/`). */
-import { resolve } from "node:path";
 import { usageError } from "../errors.js";
 import { DEFAULT_MAX_REQUEST_BYTES, serveStreams } from "../serve/stdio.js";
-import { type Io, parseCommandArgs } from "./io.js";
+import { HELP_OPTION, type Io, parseCommandArgs, templatesOption } from "./io.js";
 
 const DEFAULT_MAX_SESSIONS = 32;
 
@@ -29,15 +28,13 @@ const OPTIONS = {
 	"max-request-bytes": { type: "string" },
 	templates: { type: "string" },
 	quiet: { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...HELP_OPTION,
 } as const;
 
 export async function serveCommand(args: string[], io: Io): Promise<number> {
-	const { values, positionals } = parseCommandArgs(args, OPTIONS, SERVE_USAGE);
-	if (values.help === true) {
-		io.stdout(SERVE_USAGE);
-		return 0;
-	}
+	const parsed = parseCommandArgs(args, OPTIONS, SERVE_USAGE, io);
+	if (parsed === undefined) return 0;
+	const { values, positionals } = parsed;
 	if (positionals.length > 0) throw usageError("serve takes no positional arguments", SERVE_USAGE);
 	if (values.stdio !== true) throw usageError("--stdio is required", SERVE_USAGE);
 	const maxSessions = count(values["max-sessions"], "--max-sessions", DEFAULT_MAX_SESSIONS);
@@ -46,10 +43,11 @@ export async function serveCommand(args: string[], io: Io): Promise<number> {
 		"--max-request-bytes",
 		DEFAULT_MAX_REQUEST_BYTES,
 	);
+	const templates = templatesOption(values.templates, io);
 	await serveStreams(process.stdin, process.stdout, {
 		maxSessions,
 		maxRequestBytes,
-		...(values.templates === undefined ? {} : { templates: resolve(io.cwd, values.templates) }),
+		...(templates === undefined ? {} : { templates }),
 		log: values.quiet === true ? () => {} : io.stderr,
 	});
 	return 0;
