@@ -23,8 +23,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { listFixtures } from "../src/check/fixtures.js";
 import { type ContextBundle, ContextService, type LlmMessage } from "../src/index.js";
+import { findSessionLogs } from "../src/log/files.js";
 import { neutralize } from "../src/view/neutralize.js";
 
 const PI_VERSION = "0.73.1";
@@ -71,15 +71,15 @@ interface PiResult {
 /** More logs to compare, by hand: `PI_DIFF_EXTRA=folder` (real logs kept outside the repo). */
 const EXTRA = process.env.PI_DIFF_EXTRA;
 const fixtures = [
-	...listFixtures(FIXTURES).map((file) => ({
+	...findSessionLogs(FIXTURES).map((file) => ({
 		file,
 		name: relative(FIXTURES, file).replace(/\.jsonl$/, ""),
 	})),
-	...listFixtures(DAMAGED).map((file) => ({
+	...findSessionLogs(DAMAGED).map((file) => ({
 		file,
 		name: `damaged/${relative(DAMAGED, file).replace(/\.jsonl$/, "")}`,
 	})),
-	...(EXTRA === undefined ? [] : listFixtures(EXTRA)).map((file) => ({
+	...(EXTRA === undefined ? [] : findSessionLogs(EXTRA)).map((file) => ({
 		file,
 		name: `extra/${relative(EXTRA as string, file).replace(/\.jsonl$/, "")}`,
 	})),

@@ -66,8 +66,8 @@ describe("YAML errors are located ContextErrors", () => {
 		expect(found.map((d) => d.line)).toEqual([1, 4, 4]);
 		expect(found.map((d) => d.message)).toEqual([
 			expect.stringMatching(/at other/),
-			expect.stringMatching(/at categories\.0\.tools\.0/),
-			expect.stringMatching(/at categories\.0\.tools\.1/),
+			expect.stringMatching(/at categories\[0\]\.tools\[0\]/),
+			expect.stringMatching(/at categories\[0\]\.tools\[1\]/),
 		]);
 	});
 

@@ -6,9 +6,8 @@ import { loadTokenizer, TOKENIZER_NAMES } from "../measure/tokenizer.js";
 import {
 	branchOptions,
 	choiceOption,
-	type Io,
+	defineCommand,
 	oneSession,
-	parseCommandArgs,
 	printJson,
 	printWarnings,
 	SESSION_OPTIONS,
@@ -38,35 +37,35 @@ const OPTIONS = {
 	...SESSION_OPTIONS,
 } as const;
 
-export async function inspectCommand(args: string[], io: Io): Promise<number> {
-	const parsed = parseCommandArgs(args, OPTIONS, INSPECT_USAGE, io);
-	if (parsed === undefined) return 0;
-	const { values, positionals } = parsed;
-	const session = oneSession(positionals, INSPECT_USAGE);
-	const format = choiceOption(values.format, "format", ["text", "json"], INSPECT_USAGE);
-	const name = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, INSPECT_USAGE);
-	const tokenizer = await loadTokenizer(name);
-	const templates = templatesOption(values.templates, io);
-	const target = measuringService({
-		...(templates === undefined ? {} : { templates }),
-		lenient: values.lenient === true,
-	});
-	const { bundle, size } = measureLoaded(
-		target,
-		resolve(io.cwd, session),
-		tokenizer,
-		branchOptions(values),
-	);
-	printWarnings(io, bundle.meta.diagnostics, values.quiet);
-	if (format === "json") printJson(io, size, bundle.meta.file);
-	else {
-		const { meta } = bundle;
-		io.stdout(
-			formatSize(
-				size,
-				`${meta.file} · session ${meta.sessionId} · leaf ${meta.leafId ?? "(none)"} · templates ${meta.templateVersion}`,
-			),
+export const inspectCommand = defineCommand(
+	OPTIONS,
+	INSPECT_USAGE,
+	async ({ values, positionals }, io) => {
+		const session = oneSession(positionals, INSPECT_USAGE);
+		const format = choiceOption(values.format, "format", ["text", "json"], INSPECT_USAGE);
+		const name = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, INSPECT_USAGE);
+		const tokenizer = await loadTokenizer(name);
+		const target = measuringService({
+			...templatesOption(values.templates, io),
+			lenient: values.lenient === true,
+		});
+		const { bundle, size } = measureLoaded(
+			target,
+			resolve(io.cwd, session),
+			tokenizer,
+			branchOptions(values),
 		);
-	}
-	return 0;
-}
+		printWarnings(io, bundle.meta.diagnostics, values.quiet);
+		if (format === "json") printJson(io, size, bundle.meta.file);
+		else {
+			const { meta } = bundle;
+			io.stdout(
+				formatSize(
+					size,
+					`${meta.file} · session ${meta.sessionId} · leaf ${meta.leafId ?? "(none)"} · templates ${meta.templateVersion}`,
+				),
+			);
+		}
+		return 0;
+	},
+);

@@ -35,24 +35,26 @@ export const SESSION_OPTIONS = {
 } as const;
 
 /**
- * `node:util` parseArgs in strict mode; its errors become usage errors. With
- * `--help` it prints `usage` and returns undefined: the command is done.
+ * A command from its options, its usage text and its body. The arguments are
+ * parsed by `node:util` parseArgs in strict mode (its errors become usage
+ * errors), and `--help` prints the usage without running the body.
  */
-export function parseCommandArgs<T extends Options & typeof HELP_OPTION>(
-	args: readonly string[],
+export function defineCommand<T extends Options & typeof HELP_OPTION>(
 	options: T,
 	usage: string,
-	io: Io,
-): Parsed<T> | undefined {
-	let parsed: Parsed<T>;
-	try {
-		parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-	} catch (error) {
-		throw usageError((error as Error).message, usage);
-	}
-	if ((parsed.values as { help?: boolean }).help !== true) return parsed;
-	io.stdout(usage);
-	return undefined;
+	run: (parsed: Parsed<T>, io: Io) => Promise<number>,
+): (args: string[], io: Io) => Promise<number> {
+	return async (args, io) => {
+		let parsed: Parsed<T>;
+		try {
+			parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+		} catch (error) {
+			throw usageError((error as Error).message, usage);
+		}
+		if ((parsed.values as { help?: boolean }).help !== true) return run(parsed, io);
+		io.stdout(usage);
+		return 0;
+	};
 }
 
 /** The one session log a command takes. */
@@ -78,9 +80,9 @@ export function choiceOption<C extends string>(
 	throw usageError(`--${flag} must be ${list}`, usage);
 }
 
-/** `--templates DIR` resolved against the working directory; undefined when not given. */
-export function templatesOption(value: string | undefined, io: Io): string | undefined {
-	return value === undefined ? undefined : resolve(io.cwd, value);
+/** `--templates DIR` resolved against the working directory, as an option (none when not given). */
+export function templatesOption(value: string | undefined, io: Io): { templates?: string } {
+	return value === undefined ? {} : { templates: resolve(io.cwd, value) };
 }
 
 /** The load options `--leaf` and `--template-version` name, those given only. */

@@ -5,10 +5,9 @@ import { ContextService } from "../service.js";
 import {
 	branchOptions,
 	choiceOption,
+	defineCommand,
 	guardLength,
-	type Io,
 	oneSession,
-	parseCommandArgs,
 	printJson,
 	printWarnings,
 	SESSION_OPTIONS,
@@ -50,42 +49,42 @@ const OPTIONS = {
 	...SESSION_OPTIONS,
 } as const;
 
-export async function renderCommand(args: string[], io: Io): Promise<number> {
-	const parsed = parseCommandArgs(args, OPTIONS, RENDER_USAGE, io);
-	if (parsed === undefined) return 0;
-	const { values, positionals } = parsed;
-	const session = oneSession(positionals, RENDER_USAGE);
-	const format = choiceOption(values.format, "format", ["text", "json", "llm"], RENDER_USAGE);
-	const templates = templatesOption(values.templates, io);
-	const service = new ContextService({
-		...(templates === undefined ? {} : { templates }),
-		strict: values.strict === true,
-	});
-	const bundle = await service.load(session === "-" ? session : resolve(io.cwd, session), {
-		...branchOptions(values),
-		...(values.tools === undefined ? {} : { tools: splitList(values.tools) }),
-		...(values.memory === undefined ? {} : { memory: values.memory }),
-		...(values.cwd === undefined ? {} : { cwd: values.cwd }),
-	});
-	printWarnings(io, bundle.meta.diagnostics, values.quiet);
-	if (format === "json") {
-		printJson(
-			io,
-			{ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta },
-			bundle.meta.file,
-		);
-	} else if (format === "llm") {
-		const messages = service.convertToLlm(bundle);
-		printJson(io, { systemPrompt: bundle.systemPrompt, messages }, bundle.meta.file);
-	} else {
-		const set = service.templateSet(bundle.meta.templateVersion);
-		guardLength(
-			() => writeText(bundle, set, io.stdout, { full: values.full === true }),
-			bundle.meta.file,
-		);
-	}
-	return 0;
-}
+export const renderCommand = defineCommand(
+	OPTIONS,
+	RENDER_USAGE,
+	async ({ values, positionals }, io) => {
+		const session = oneSession(positionals, RENDER_USAGE);
+		const format = choiceOption(values.format, "format", ["text", "json", "llm"], RENDER_USAGE);
+		const service = new ContextService({
+			...templatesOption(values.templates, io),
+			strict: values.strict === true,
+		});
+		const bundle = await service.load(session === "-" ? session : resolve(io.cwd, session), {
+			...branchOptions(values),
+			...(values.tools === undefined ? {} : { tools: splitList(values.tools) }),
+			...(values.memory === undefined ? {} : { memory: values.memory }),
+			...(values.cwd === undefined ? {} : { cwd: values.cwd }),
+		});
+		printWarnings(io, bundle.meta.diagnostics, values.quiet);
+		if (format === "json") {
+			printJson(
+				io,
+				{ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta },
+				bundle.meta.file,
+			);
+		} else if (format === "llm") {
+			const messages = service.convertToLlm(bundle);
+			printJson(io, { systemPrompt: bundle.systemPrompt, messages }, bundle.meta.file);
+		} else {
+			const set = service.templateSet(bundle.meta.templateVersion);
+			guardLength(
+				() => writeText(bundle, set, io.stdout, { full: values.full === true }),
+				bundle.meta.file,
+			);
+		}
+		return 0;
+	},
+);
 
 function splitList(list: string): string[] {
 	return list

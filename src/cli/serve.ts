@@ -1,7 +1,7 @@
 /** `theway-context serve --stdio`: the sidecar for a daemon (`src/serve/`). */
 import { usageError } from "../errors.js";
 import { DEFAULT_MAX_REQUEST_BYTES, serveStreams } from "../serve/stdio.js";
-import { HELP_OPTION, type Io, parseCommandArgs, templatesOption } from "./io.js";
+import { defineCommand, HELP_OPTION, templatesOption } from "./io.js";
 
 const DEFAULT_MAX_SESSIONS = 32;
 
@@ -31,27 +31,28 @@ const OPTIONS = {
 	...HELP_OPTION,
 } as const;
 
-export async function serveCommand(args: string[], io: Io): Promise<number> {
-	const parsed = parseCommandArgs(args, OPTIONS, SERVE_USAGE, io);
-	if (parsed === undefined) return 0;
-	const { values, positionals } = parsed;
-	if (positionals.length > 0) throw usageError("serve takes no positional arguments", SERVE_USAGE);
-	if (values.stdio !== true) throw usageError("--stdio is required", SERVE_USAGE);
-	const maxSessions = count(values["max-sessions"], "--max-sessions", DEFAULT_MAX_SESSIONS);
-	const maxRequestBytes = count(
-		values["max-request-bytes"],
-		"--max-request-bytes",
-		DEFAULT_MAX_REQUEST_BYTES,
-	);
-	const templates = templatesOption(values.templates, io);
-	await serveStreams(process.stdin, process.stdout, {
-		maxSessions,
-		maxRequestBytes,
-		...(templates === undefined ? {} : { templates }),
-		log: values.quiet === true ? () => {} : io.stderr,
-	});
-	return 0;
-}
+export const serveCommand = defineCommand(
+	OPTIONS,
+	SERVE_USAGE,
+	async ({ values, positionals }, io) => {
+		if (positionals.length > 0)
+			throw usageError("serve takes no positional arguments", SERVE_USAGE);
+		if (values.stdio !== true) throw usageError("--stdio is required", SERVE_USAGE);
+		const maxSessions = count(values["max-sessions"], "--max-sessions", DEFAULT_MAX_SESSIONS);
+		const maxRequestBytes = count(
+			values["max-request-bytes"],
+			"--max-request-bytes",
+			DEFAULT_MAX_REQUEST_BYTES,
+		);
+		await serveStreams(process.stdin, process.stdout, {
+			maxSessions,
+			maxRequestBytes,
+			...templatesOption(values.templates, io),
+			log: values.quiet === true ? () => {} : io.stderr,
+		});
+		return 0;
+	},
+);
 
 function count(value: string | undefined, name: string, fallback: number): number {
 	if (value === undefined) return fallback;
