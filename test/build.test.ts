@@ -10,6 +10,7 @@ import { main } from "../src/cli/main.js";
 import { ContextError, ContextService } from "../src/index.js";
 import { compileCount } from "../src/templates/compile.js";
 import { TemplateRegistry } from "../src/templates/registry.js";
+import { expectedSection } from "./support/expected.js";
 import { tempDir } from "./support/temp.js";
 import {
 	BUNDLED_SET,
@@ -158,13 +159,18 @@ describe("build", () => {
 			join(dir, "test/fixtures/child.jsonl"),
 			readFileSync(EXAMPLE, "utf8").replaceAll("session-123", "session-999"),
 		);
+		// The lineage line that names the source session, as the templates write it.
+		const sourceLine = (id: string) =>
+			expectedSection("lineage", { lineage: { nodeId: "n", sourceSessionId: id } })
+				.split("\n")
+				.find((line) => line.includes(id)) as string;
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
 		expect(stderr).toContain("rendering drifted from");
-		expect(stderr).toContain("\n-source session id: session-123");
-		expect(stderr).toContain("\n+source session id: session-999");
+		expect(stderr).toContain(`\n-${sourceLine("session-123")}`);
+		expect(stderr).toContain(`\n+${sourceLine("session-999")}`);
 		const updated = await build(dir, "--update");
-		expect(updated.stdout).toContain("\n+source session id: session-999");
+		expect(updated.stdout).toContain(`\n+${sourceLine("session-999")}`);
 		expect(readFileSync(join(dir, "snapshots/child.txt"), "utf8")).toContain("session-999");
 	});
 

@@ -73,7 +73,7 @@ describe("YAML errors are located ContextErrors", () => {
 
 	it("reports every problem of a template's front-matter", () => {
 		const error = compileError({
-			"tools.hbs": (t) => t.replace('version: "1.0.0"', "version: 1\nversion: 2\nextra: [").trim(),
+			"tools.hbs": (t) => t.replace(/^version: .*$/m, "version: 1\nversion: 2\nextra: [").trim(),
 		}) as ContextError;
 		const found = error.diagnostics.filter((d) => d.file?.endsWith("tools.hbs"));
 		expect(found.length).toBeGreaterThan(1);

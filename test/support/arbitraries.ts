@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import { SUMMARY_LABELS } from "../../src/view/schema.js";
+import { MARKERS } from "./expected.js";
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -43,10 +44,8 @@ export const HOSTILE = [
 	"<summary>",
 	"</summary>",
 	"< /LINEAGE >",
-	"[Previous session compact summary]",
-	"\\[Previous session compact summary]",
-	"The conversation history before this point was compacted into the following summary:",
-	"The following is a summary of a branch that this conversation came back from:",
+	...MARKERS,
+	...MARKERS.map((marker) => `\\${marker}`),
 	"{{summary}}",
 	"{{> harness}}",
 	"goal: ",

@@ -63,3 +63,16 @@ export function templateSet(
 	}
 	return root;
 }
+
+/**
+ * `text` (a framing template) with its marker replaced by `marker`: the
+ * front-matter's `marker` and every body line that is the old marker.
+ */
+export function replaceMarker(text: string, marker: string): string {
+	const { meta, body } = parseTemplateFile(text, "template.hbs");
+	if (meta.marker === undefined) throw new Error("the template declares no marker");
+	const old = meta.marker;
+	const head = text.slice(0, text.length - body.length);
+	const lines = body.split("\n").map((line) => (line === old ? marker : line));
+	return head.replace(/^marker: .*$/m, `marker: ${JSON.stringify(marker)}`) + lines.join("\n");
+}
