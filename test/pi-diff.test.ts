@@ -26,6 +26,7 @@ import { describe, expect, it } from "vitest";
 import { type ContextBundle, ContextService, type LlmMessage } from "../src/index.js";
 import { findSessionLogs } from "../src/log/files.js";
 import { neutralize } from "../src/view/neutralize.js";
+import { tempDir } from "./support/temp.js";
 
 const PI_VERSION = "0.73.1";
 const REFERENCE =
@@ -43,6 +44,8 @@ const FIXTURES = join(ROOT, "test/fixtures");
 /** Damaged pi logs: pi reads them, strict mode (and so the build step's snapshots) refuses them. */
 const DAMAGED = join(ROOT, "test/damaged");
 const SCRIPT = join(ROOT, "scripts/pi-context.mjs");
+/** pi reads copies in a temporary folder, ours: a child killed on a time-out cannot leave it behind. */
+const PI_ENV = { ...process.env, TMPDIR: tempDir("theway-pi-") };
 
 /**
  * Fixtures pi never finishes loading, and why. Its branch walk
@@ -88,6 +91,7 @@ const fixtures = [
 /** pi's context for each fixture that pi finishes loading, in one child process. */
 function runPi(files: readonly string[]): Map<string, PiResult> {
 	const run = spawnSync(process.execPath, [SCRIPT, REFERENCE, ...files], {
+		env: PI_ENV,
 		encoding: "utf8",
 		timeout: 120_000,
 		maxBuffer: 64 * 1024 * 1024,
@@ -231,6 +235,7 @@ describe.skipIf(!INSTALLED)(`the same messages as pi ${PI_VERSION}`, () => {
 		it(`${name}: pi never returns (${why}); theway loads it and warns`, () => {
 			const file = (fixtures.find((f) => f.name === name) as { file: string }).file;
 			const run = spawnSync(process.execPath, [SCRIPT, REFERENCE, file], {
+				env: PI_ENV,
 				encoding: "utf8",
 				timeout: 4000,
 			});
