@@ -9,6 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ContextService } from "../src/index.js";
+import { serialize, sessionLog } from "./support/arbitraries.js";
 import {
 	CORRUPTION_KINDS,
 	type Corruption,
@@ -17,9 +18,7 @@ import {
 	corruption,
 	cutPicks,
 	cutPoints,
-	serialize,
-	sessionLog,
-} from "./support/arbitraries.js";
+} from "./support/corruptions.js";
 import {
 	afterLines,
 	asJson,

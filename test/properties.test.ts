@@ -9,15 +9,9 @@ import { appendFileSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ContextError, ContextService } from "../src/index.js";
-import {
-	cutPicks,
-	cutPoints,
-	entryId,
-	type SessionLog,
-	serialize,
-	sessionLog,
-	text,
-} from "./support/arbitraries.js";
+import { entryId, type SessionLog, serialize, sessionLog } from "./support/arbitraries.js";
+import { text } from "./support/arbitrary-text.js";
+import { cutPicks, cutPoints } from "./support/corruptions.js";
 import {
 	activeBranch,
 	asJson,

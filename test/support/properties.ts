@@ -14,15 +14,8 @@ import {
 	type Diagnostic,
 	type ServiceOptions,
 } from "../../src/index.js";
-import {
-	type Corrupted,
-	type CutPick,
-	isBlankLine,
-	type LogEntry,
-	type SessionLog,
-	serialize,
-	splitLines,
-} from "./arbitraries.js";
+import { type LogEntry, type SessionLog, serialize } from "./arbitraries.js";
+import { type Corrupted, type CutPick, isBlankLine, splitLines } from "./corruptions.js";
 import { tempDir } from "./temp.js";
 
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
