@@ -11,6 +11,10 @@
  *   pi's text with exactly those fields passed through the neutraliser;
  * - theway's own `compact_context` entry becomes a `collapse_context`
  *   message pi does not know (each such message is checked to come from one);
+ * - a framing (compaction or branch summary, bash execution) the template set
+ *   words otherwise than pi (a prompt engineer's edit) is compared with the
+ *   set's framing of pi's own message: the same fields, read the same way;
+ *   wherever the set frames pi's message as pi does, the text must be pi's.
  * - the fixtures listed in {@link PI_NEVER_RETURNS} make pi loop forever:
  *   pi is checked to time out on them, theway to load them with a warning.
  *
@@ -22,9 +26,17 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { type ContextBundle, ContextService, type LlmMessage } from "../src/index.js";
+import {
+	type ContextBundle,
+	type ContextMessage,
+	ContextService,
+	type LlmMessage,
+} from "../src/index.js";
 import { findSessionLogs } from "../src/log/files.js";
+import { convertMessage } from "../src/render/convert.js";
+import type { TemplateSet } from "../src/templates/set.js";
 import { neutralize } from "../src/view/neutralize.js";
 import { tempDir } from "./support/temp.js";
 
@@ -148,6 +160,21 @@ function escapedLike(
 	return { message: JSON.parse(json), escaped };
 }
 
+/** The roles a template set frames: their wording is the set's to choose. */
+const FRAMED = new Set(["compactionSummary", "branchSummary", "bashExecution"]);
+
+/**
+ * What theway must give for pi's message `source`, whose provider-ready form
+ * pi gave as `piForm` (escaped as theway escapes): pi's form itself, unless
+ * the set frames this message otherwise than pi, then the set's framing of
+ * pi's message.
+ */
+function reworded(source: PiMessage, piForm: unknown, set: TemplateSet): unknown {
+	if (!FRAMED.has(source.role)) return piForm;
+	const framed = convertMessage(source as unknown as ContextMessage, set);
+	return isDeepStrictEqual(framed, piForm) ? piForm : framed;
+}
+
 /**
  * Our provider-ready messages, without theway's collapse summary: each one
  * left out is checked to come from a `compact_context` entry of the file.
@@ -216,11 +243,13 @@ describe.skipIf(!INSTALLED)(`the same messages as pi ${PI_VERSION}`, () => {
 			);
 			expect(sources).toHaveLength(piLlm.length);
 			let escaped = 0;
+			const set = service.templateSet(bundle.meta.templateVersion);
 			piLlm.forEach((message, i) => {
-				const expected = escapedLike(message, sources[i] as PiMessage, markers);
+				const source = sources[i] as PiMessage;
+				const expected = escapedLike(message, source, markers);
 				escaped += expected.escaped;
-				expect(mine[i], `message ${i} (${(sources[i] as PiMessage).role})`).toStrictEqual(
-					expected.message,
+				expect(mine[i], `message ${i} (${source.role})`).toStrictEqual(
+					reworded(source, expected.message, set),
 				);
 			});
 			if (escaped > 0) escapedFixtures++;
