@@ -39,12 +39,29 @@ export interface Edit {
 	value: { remove: true } | { raw: string };
 }
 
-const EDIT_KEYS = [
+/** The keys of an entry, then those inside its message or its data. */
+export const ENTRY_KEYS = [
 	"type",
 	"id",
 	"parentId",
 	"timestamp",
+	"summary",
+	"firstKeptEntryId",
+	"tokensBefore",
+	"fromId",
+	"customType",
+	"content",
+	"display",
+	"provider",
+	"modelId",
+	"thinkingLevel",
+	"targetId",
+	"label",
+	"name",
+	"data",
 	"message",
+];
+export const INNER_KEYS = [
 	"role",
 	"content",
 	"toolCallId",
@@ -59,18 +76,13 @@ const EDIT_KEYS = [
 	"customType",
 	"display",
 	"summary",
-	"firstKeptEntryId",
-	"tokensBefore",
-	"fromId",
-	"provider",
-	"modelId",
-	"thinkingLevel",
-	"targetId",
-	"label",
-	"name",
-	"data",
-	"text",
+	"memory",
+	"tools",
+	"cwd",
+	"templateVersion",
 ];
+
+const EDIT_KEYS = [...new Set([...ENTRY_KEYS, ...INNER_KEYS, "text"])];
 
 /** Keys every message entry's validity depends on: most edits land on one. */
 const MESSAGE_KEYS = ["id", "parentId", "timestamp", "message", "role", "content", "type"];
