@@ -132,6 +132,16 @@ export function formatLocation({ file, line, column }: Location): string {
 	return where;
 }
 
+/** A path into a value (a zod issue's, say) as people write it: `a.b[0].c`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+	let out = "";
+	for (const key of path) {
+		if (typeof key === "number") out += `[${key}]`;
+		else out += out === "" ? String(key) : `.${String(key)}`;
+	}
+	return out;
+}
+
 /** One line per diagnostic: `warning: file:line: message`. */
 export function formatDiagnostic(d: Diagnostic): string {
 	const head = `${d.severity}: ${formatLocated(d.message, d)}`;

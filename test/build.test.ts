@@ -3,22 +3,15 @@
  * fixtures, snapshots and a README. One test per class of error, asserting
  * the code or message, the file:line:column and the exit code.
  */
-import {
-	cpSync,
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { ContextError, ContextService } from "../src/index.js";
 import { compileCount } from "../src/templates/compile.js";
 import { TemplateRegistry } from "../src/templates/registry.js";
+import { expectedSection } from "./support/expected.js";
+import { tempDir } from "./support/temp.js";
 import {
 	BUNDLED_SET,
 	bumped,
@@ -33,7 +26,7 @@ const EXAMPLE = join(ROOT, "test/fixtures/examples/2-collapse-child.jsonl");
 
 /** A project folder with the bundled templates, one fixture and a README example. */
 function project(): string {
-	const dir = mkdtempSync(join(tmpdir(), "theway-build-"));
+	const dir = tempDir("theway-build-");
 	cpSync(BUNDLED_SET, join(dir, "templates/v1"), { recursive: true });
 	cpSync(join(ROOT, "categories.yaml"), join(dir, "categories.yaml"));
 	mkdirSync(join(dir, "test/fixtures"), { recursive: true });
@@ -166,13 +159,18 @@ describe("build", () => {
 			join(dir, "test/fixtures/child.jsonl"),
 			readFileSync(EXAMPLE, "utf8").replaceAll("session-123", "session-999"),
 		);
+		// The lineage line that names the source session, as the templates write it.
+		const sourceLine = (id: string) =>
+			expectedSection("lineage", { lineage: { nodeId: "n", sourceSessionId: id } })
+				.split("\n")
+				.find((line) => line.includes(id)) as string;
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
 		expect(stderr).toContain("rendering drifted from");
-		expect(stderr).toContain("\n-source session id: session-123");
-		expect(stderr).toContain("\n+source session id: session-999");
+		expect(stderr).toContain(`\n-${sourceLine("session-123")}`);
+		expect(stderr).toContain(`\n+${sourceLine("session-999")}`);
 		const updated = await build(dir, "--update");
-		expect(updated.stdout).toContain("\n+source session id: session-999");
+		expect(updated.stdout).toContain(`\n+${sourceLine("session-999")}`);
 		expect(readFileSync(join(dir, "snapshots/child.txt"), "utf8")).toContain("session-999");
 	});
 
@@ -200,7 +198,7 @@ describe("template sets side by side", () => {
 	const pinned = (version: string | null) => {
 		const text = readFileSync(EXAMPLE, "utf8");
 		const pin = `{"type":"custom","customType":"session_metadata","id":"pin","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","data":{"templateVersion":${JSON.stringify(version)}}}\n`;
-		const file = join(mkdtempSync(join(tmpdir(), "theway-pin-")), "s.jsonl");
+		const file = join(tempDir("theway-pin-"), "s.jsonl");
 		writeFileSync(file, version === null ? text : text + pin);
 		return file;
 	};

@@ -5,40 +5,19 @@
  */
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../src/cli/main.js";
 import { jsonText } from "../src/render/json-writer.js";
+import { ROOT, runCli } from "./support/cli.js";
 import { categoryOf, expectedSection, groupsOf } from "./support/expected.js";
 import { assistant, HEADER, section, user, writeLog } from "./support/session.js";
 import { NEWEST } from "./support/template-sets.js";
 import { hasRawControl } from "./support/terminal.js";
 
-const ROOT = join(import.meta.dirname, "..");
 const EXAMPLES = join(import.meta.dirname, "fixtures/examples");
 const COLLAPSE_CHILD = join(EXAMPLES, "2-collapse-child.jsonl");
 const INTO_EXISTING = join(EXAMPLES, "3-collapse-into-existing.jsonl");
 const NO_COLLAPSE = join(EXAMPLES, "5-no-collapse-metadata.jsonl");
 
-interface Run {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
-
-/** Runs the CLI with `argv`, collecting its output. */
-async function run(argv: readonly string[], cwd = ROOT): Promise<Run> {
-	let stdout = "";
-	let stderr = "";
-	const code = await main(argv, {
-		stdout: (text) => {
-			stdout += text;
-		},
-		stderr: (text) => {
-			stderr += text;
-		},
-		cwd,
-	});
-	return { code, stdout, stderr };
-}
+const run = (argv: readonly string[], cwd = ROOT) => runCli(argv, cwd);
 
 interface JsonBundle {
 	systemPrompt: string;

@@ -6,16 +6,7 @@
  * These run the built CLI (dist/), rebuilt first when a source is newer.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import {
-	cpSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	statSync,
-	writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +16,7 @@ import { precompiledPath } from "../src/templates/precompiled.js";
 import { TemplateRegistry } from "../src/templates/registry.js";
 import { writePrecompiledSets } from "../src/templates/write-precompiled.js";
 import { ROOT } from "./support/serve.js";
+import { tempDir } from "./support/temp.js";
 
 const BIN = join(ROOT, "dist/cli/bin.js");
 const TRACE = join(ROOT, "test/support/trace-loaded.mjs");
@@ -123,7 +115,7 @@ describe("a cold process", () => {
 	});
 
 	it("render with a folder of sources compiles them in memory", () => {
-		const templates = mkdtempSync(join(tmpdir(), "theway-sources-"));
+		const templates = tempDir("theway-sources-");
 		cpSync(join(ROOT, "templates/v1"), join(templates, "v1"), { recursive: true });
 		cpSync(join(ROOT, "categories.yaml"), join(templates, "categories.yaml"));
 		const { status, files } = loaded(["render", SMALL, "--templates", templates]);
@@ -135,7 +127,7 @@ describe("a cold process", () => {
 
 describe("precompiled sets at run time", () => {
 	function folder(): { root: string; module: string } {
-		const root = mkdtempSync(join(tmpdir(), "theway-precompiled-"));
+		const root = tempDir("theway-precompiled-");
 		cpSync(join(ROOT, "templates/v1"), join(root, "v1"), { recursive: true });
 		cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
 		writePrecompiledSets(root);

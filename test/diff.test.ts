@@ -5,8 +5,7 @@
  * side, and the worker pool giving what one thread gives.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { summarize } from "../src/measure/diff-report.js";
 import { parseTemplateFile } from "../src/templates/front-matter.js";
 import { runCli } from "./support/cli.js";
 import { section } from "./support/session.js";
+import { tempDir } from "./support/temp.js";
 import {
 	BUNDLED_SET,
 	bumped,
@@ -29,7 +29,7 @@ const plain = { disallowedSpecial: new Set<string>() };
 
 /** A templates folder with v1 (the bundled newest) and v2: its harness's last line and the collapse framing's marker edited. */
 function twoSets(): string {
-	const root = mkdtempSync(join(tmpdir(), "theway-diff-"));
+	const root = tempDir("theway-diff-");
 	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
 	cpSync(BUNDLED_SET, join(root, "v2"), { recursive: true });
 	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
@@ -168,7 +168,7 @@ describe("diff between two sets", () => {
 });
 
 describe("diff over a corpus with a broken session", () => {
-	const corpus = mkdtempSync(join(tmpdir(), "theway-corpus-"));
+	const corpus = tempDir("theway-corpus-");
 	cpSync(EXAMPLES, corpus, { recursive: true });
 	mkdirSync(join(corpus, "nested"));
 	writeFileSync(join(corpus, "nested", "broken.jsonl"), '{"type":"session"\n');

@@ -13,6 +13,10 @@
  *   message pi does not know (each such message is checked to come from one);
  * - a tool result over the template set's threshold reaches the model as a
  *   stub: the comparison loads with `virtualize: false`, theway's pi projection;
+ * - a framing (compaction or branch summary, bash execution) the template set
+ *   words otherwise than pi (a prompt engineer's edit) is compared with the
+ *   set's framing of pi's own message: the same fields, read the same way;
+ *   wherever the set frames pi's message as pi does, the text must be pi's.
  * - the fixtures listed in {@link PI_NEVER_RETURNS} make pi loop forever:
  *   pi is checked to time out on them, theway to load them with a warning.
  *
@@ -24,10 +28,19 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { listFixtures } from "../src/check/fixtures.js";
-import { type ContextBundle, ContextService, type LlmMessage } from "../src/index.js";
+import {
+	type ContextBundle,
+	type ContextMessage,
+	ContextService,
+	type LlmMessage,
+} from "../src/index.js";
+import { findSessionLogs } from "../src/log/files.js";
+import { convertMessage } from "../src/render/convert.js";
+import type { TemplateSet } from "../src/templates/set.js";
 import { neutralize } from "../src/view/neutralize.js";
+import { tempDir } from "./support/temp.js";
 
 const PI_VERSION = "0.73.1";
 const REFERENCE =
@@ -45,6 +58,8 @@ const FIXTURES = join(ROOT, "test/fixtures");
 /** Damaged pi logs: pi reads them, strict mode (and so the build step's snapshots) refuses them. */
 const DAMAGED = join(ROOT, "test/damaged");
 const SCRIPT = join(ROOT, "scripts/pi-context.mjs");
+/** pi reads copies in a temporary folder, ours: a child killed on a time-out cannot leave it behind. */
+const PI_ENV = { ...process.env, TMPDIR: tempDir("theway-pi-") };
 
 /**
  * Fixtures pi never finishes loading, and why. Its branch walk
@@ -73,15 +88,15 @@ interface PiResult {
 /** More logs to compare, by hand: `PI_DIFF_EXTRA=folder` (real logs kept outside the repo). */
 const EXTRA = process.env.PI_DIFF_EXTRA;
 const fixtures = [
-	...listFixtures(FIXTURES).map((file) => ({
+	...findSessionLogs(FIXTURES).map((file) => ({
 		file,
 		name: relative(FIXTURES, file).replace(/\.jsonl$/, ""),
 	})),
-	...listFixtures(DAMAGED).map((file) => ({
+	...findSessionLogs(DAMAGED).map((file) => ({
 		file,
 		name: `damaged/${relative(DAMAGED, file).replace(/\.jsonl$/, "")}`,
 	})),
-	...(EXTRA === undefined ? [] : listFixtures(EXTRA)).map((file) => ({
+	...(EXTRA === undefined ? [] : findSessionLogs(EXTRA)).map((file) => ({
 		file,
 		name: `extra/${relative(EXTRA as string, file).replace(/\.jsonl$/, "")}`,
 	})),
@@ -90,6 +105,7 @@ const fixtures = [
 /** pi's context for each fixture that pi finishes loading, in one child process. */
 function runPi(files: readonly string[]): Map<string, PiResult> {
 	const run = spawnSync(process.execPath, [SCRIPT, REFERENCE, ...files], {
+		env: PI_ENV,
 		encoding: "utf8",
 		timeout: 120_000,
 		maxBuffer: 64 * 1024 * 1024,
@@ -144,6 +160,21 @@ function escapedLike(
 		escaped++;
 	}
 	return { message: JSON.parse(json), escaped };
+}
+
+/** The roles a template set frames: their wording is the set's to choose. */
+const FRAMED = new Set(["compactionSummary", "branchSummary", "bashExecution"]);
+
+/**
+ * What theway must give for pi's message `source`, whose provider-ready form
+ * pi gave as `piForm` (escaped as theway escapes): pi's form itself, unless
+ * the set frames this message otherwise than pi, then the set's framing of
+ * pi's message.
+ */
+function reworded(source: PiMessage, piForm: unknown, set: TemplateSet): unknown {
+	if (!FRAMED.has(source.role)) return piForm;
+	const framed = convertMessage(source as unknown as ContextMessage, set);
+	return isDeepStrictEqual(framed, piForm) ? piForm : framed;
 }
 
 /**
@@ -214,11 +245,13 @@ describe.skipIf(!INSTALLED)(`the same messages as pi ${PI_VERSION}`, () => {
 			);
 			expect(sources).toHaveLength(piLlm.length);
 			let escaped = 0;
+			const set = service.templateSet(bundle.meta.templateVersion);
 			piLlm.forEach((message, i) => {
-				const expected = escapedLike(message, sources[i] as PiMessage, markers);
+				const source = sources[i] as PiMessage;
+				const expected = escapedLike(message, source, markers);
 				escaped += expected.escaped;
-				expect(mine[i], `message ${i} (${(sources[i] as PiMessage).role})`).toStrictEqual(
-					expected.message,
+				expect(mine[i], `message ${i} (${source.role})`).toStrictEqual(
+					reworded(source, expected.message, set),
 				);
 			});
 			if (escaped > 0) escapedFixtures++;
@@ -233,6 +266,7 @@ describe.skipIf(!INSTALLED)(`the same messages as pi ${PI_VERSION}`, () => {
 		it(`${name}: pi never returns (${why}); theway loads it and warns`, () => {
 			const file = (fixtures.find((f) => f.name === name) as { file: string }).file;
 			const run = spawnSync(process.execPath, [SCRIPT, REFERENCE, file], {
+				env: PI_ENV,
 				encoding: "utf8",
 				timeout: 4000,
 			});

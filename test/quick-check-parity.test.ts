@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { logSchemas } from "../src/log/describe.js";
 import { Kind } from "../src/log/kinds.js";
 import { checkEntry, isHeader, isMetadataPatch } from "../src/log/quick-check.js";
+import { ENTRY_KEYS, INNER_KEYS } from "./support/entry-lines.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500) * 4;
 const schemas = logSchemas();
@@ -98,47 +99,8 @@ const jsonValue = fc.oneof(
 );
 
 /** A path to change in a valid entry: a top-level key, or one inside message/data. */
-const keys = [
-	"type",
-	"id",
-	"parentId",
-	"timestamp",
-	"summary",
-	"firstKeptEntryId",
-	"tokensBefore",
-	"fromId",
-	"customType",
-	"content",
-	"display",
-	"provider",
-	"modelId",
-	"thinkingLevel",
-	"targetId",
-	"label",
-	"name",
-	"data",
-	"message",
-];
-const inner = [
-	"role",
-	"content",
-	"toolCallId",
-	"toolName",
-	"command",
-	"output",
-	"exitCode",
-	"cancelled",
-	"truncated",
-	"fullOutputPath",
-	"excludeFromContext",
-	"customType",
-	"display",
-	"summary",
-	"memory",
-	"tools",
-	"cwd",
-	"templateVersion",
-];
+const keys = ENTRY_KEYS;
+const inner = INNER_KEYS;
 
 const mutated = fc
 	.tuple(

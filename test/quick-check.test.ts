@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { logSchemas } from "../src/log/describe.js";
 import { isCertainlyValidMessageEntry } from "../src/log/quick-check.js";
-import { entryLine } from "./support/arbitraries.js";
+import { entryLine } from "./support/entry-lines.js";
 
 const KnownEntrySchema = logSchemas().KnownEntry;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500) * 4;

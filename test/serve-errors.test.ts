@@ -4,7 +4,7 @@
  * flood of 10,000 requests to the real process.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -15,6 +15,7 @@ import { Sidecar } from "../src/serve/server.js";
 import { serveStreams } from "../src/serve/stdio.js";
 import { type Client, inProcess, spawned } from "./support/serve.js";
 import { assistant, HEADER, user, writeLog } from "./support/session.js";
+import { tempDir } from "./support/temp.js";
 
 const good = () => writeLog([HEADER, user("u1", null, "hi"), assistant("a1", "u1", "hello")]);
 
@@ -101,7 +102,7 @@ describe("error codes", () => {
 
 	it("-32001 for a directory", async () => {
 		const { client } = inProcess();
-		const path = mkdtempSync(join(tmpdir(), "theway-dir-"));
+		const path = tempDir("theway-dir-");
 		const reply = await errorOf(
 			client,
 			JSON.stringify({ jsonrpc: "2.0", id: 1, method: "load", params: { path } }),
@@ -112,7 +113,7 @@ describe("error codes", () => {
 	const hasMkfifo = spawnSync("mkfifo", ["--version"]).status === 0;
 	it.skipIf(!hasMkfifo)("-32001 for a FIFO, without waiting for a writer", async () => {
 		const { client } = inProcess();
-		const path = join(mkdtempSync(join(tmpdir(), "theway-fifo-")), "session.jsonl");
+		const path = join(tempDir("theway-fifo-"), "session.jsonl");
 		execFileSync("mkfifo", [path]);
 		const reply = await errorOf(
 			client,
@@ -258,7 +259,7 @@ describe("the real process", () => {
 	it("answers a flood of 10,000 pipelined requests, each once, then ends cleanly", async () => {
 		const { client, child, stderr } = spawned(["--max-sessions", "4", "--quiet"]);
 		const paths = Array.from({ length: 8 }, good);
-		const dir = mkdtempSync(join(tmpdir(), "theway-flood-"));
+		const dir = tempDir("theway-flood-");
 		const N = 10_000;
 		const lines: string[] = [];
 		for (let i = 0; i < N; i++) {

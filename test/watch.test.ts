@@ -3,18 +3,18 @@
  * start, a run per burst of saves to a template, categories.yaml or a
  * fixture, errors reported without ending the watch, and a clean close.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckOptions } from "../src/check/run.js";
 import { runCheck } from "../src/check/run.js";
 import { type Watcher, type WatchRun, watchCheck } from "../src/check/watch.js";
+import { tempDir } from "./support/temp.js";
 import { BUNDLED_SET, ROOT } from "./support/template-sets.js";
 
 /** A project with the bundled set, one fixture, and its snapshot and lock up to date. */
 function project(): CheckOptions {
-	const dir = mkdtempSync(join(tmpdir(), "theway-watch-"));
+	const dir = tempDir("theway-watch-");
 	cpSync(BUNDLED_SET, join(dir, "templates/v1"), { recursive: true });
 	cpSync(join(ROOT, "categories.yaml"), join(dir, "categories.yaml"));
 	mkdirSync(join(dir, "fixtures"));

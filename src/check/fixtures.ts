@@ -3,8 +3,9 @@
  * fixtures are the `.jsonl` files under the fixtures folders; each has its
  * snapshot at the same relative path under `snapshots/`, ending in `.txt`.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { findSessionLogs } from "../log/files.js";
 import { ContextService } from "../service.js";
 import { diffLines, snapshotText } from "./snapshot.js";
 
@@ -29,21 +30,6 @@ export interface FixtureOptions {
 	update?: boolean;
 }
 
-/** Every `.jsonl` under `dir`, sorted. */
-export function listFixtures(dir: string): string[] {
-	if (!existsSync(dir)) return [];
-	const out: string[] = [];
-	const walk = (d: string) => {
-		for (const entry of readdirSync(d, { withFileTypes: true })) {
-			const path = join(d, entry.name);
-			if (entry.isDirectory()) walk(path);
-			else if (entry.name.endsWith(".jsonl")) out.push(path);
-		}
-	};
-	walk(dir);
-	return out.sort();
-}
-
 /** The current rendering of one fixture, as snapshot text. */
 export function renderFixture(fixture: string, service = new ContextService()): string {
 	const bundle = service.loadSync(fixture);
@@ -52,7 +38,7 @@ export function renderFixture(fixture: string, service = new ContextService()): 
 
 /** Checks (or, with `update`, rewrites) every fixture's snapshot. */
 export function checkFixtures(options: FixtureOptions): FixtureResult[] {
-	return listFixtures(options.fixtures).map((fixture) => {
+	return findSessionLogs(options.fixtures).map((fixture) => {
 		const name = relative(options.fixtures, fixture).replace(/\.jsonl$/, "");
 		const snapshot = join(options.snapshots, `${name}.txt`);
 		const actual = renderFixture(fixture, options.service);

@@ -4,6 +4,7 @@
  * a provider gets them), and a line diff for when a rendering drifts.
  */
 
+import { contentOf } from "../measure/content.js";
 import { jsonText } from "../render/json-writer.js";
 import type { ContextBundle } from "../service.js";
 import type { LlmMessage } from "../session/messages.js";
@@ -55,7 +56,7 @@ function llmText(message: LlmMessage): string {
 		const content = message.content;
 		if (typeof content === "string") return content;
 		if (Array.isArray(content) && content.every((b) => b.type === "text")) {
-			return content.map((b) => b.text).join("\n");
+			return contentOf(content).text;
 		}
 	}
 	return jsonText(message.content, { indent: 2 });

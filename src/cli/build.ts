@@ -5,7 +5,7 @@ import { type WatchRun, watchCheck } from "../check/watch.js";
 import { formatDiagnostic } from "../errors.js";
 import { escapeControl } from "../render/terminal.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { type Io, parseCommandArgs, printDiagnostic } from "./io.js";
+import { defineCommand, HELP_OPTION, type Io, printDiagnostic, templatesOption } from "./io.js";
 
 export const BUILD_USAGE = `Usage: theway-context build [--update] [options]
 
@@ -33,18 +33,12 @@ const OPTIONS = {
 	snapshots: { type: "string" },
 	readme: { type: "string" },
 	watch: { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...HELP_OPTION,
 } as const;
 
-export async function buildCommand(args: string[], io: Io): Promise<number> {
-	const { values } = parseCommandArgs(args, OPTIONS, BUILD_USAGE);
-	if (values.help === true) {
-		io.stdout(BUILD_USAGE);
-		return 0;
-	}
+export const buildCommand = defineCommand(OPTIONS, BUILD_USAGE, async ({ values }, io) => {
 	const options: CheckOptions = {
-		templates:
-			values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates),
+		templates: templatesOption(values.templates, io).templates ?? DEFAULT_TEMPLATES_DIR,
 		fixtures: resolve(io.cwd, values.fixtures ?? join("test", "fixtures")),
 		snapshots: resolve(io.cwd, values.snapshots ?? "snapshots"),
 		readme: resolve(io.cwd, values.readme ?? "README.md"),
@@ -58,7 +52,7 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
 	if (errors.length === 0) return 0;
 	io.stderr(`build failed: ${errors.length} error${errors.length === 1 ? "" : "s"}\n`);
 	return 1;
-}
+});
 
 /** `build --watch`: a short line per run, the errors in full; Ctrl-C (SIGINT) ends it with 0. */
 function watchCommand(options: CheckOptions, io: Io): Promise<number> {

@@ -1,15 +1,16 @@
 /** `theway-context diff`: what a template change does to real sessions. */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { ContextError, usageError } from "../errors.js";
+import { findSessionLogs } from "../log/files.js";
 import type { Side } from "../measure/compare.js";
 import { formatSessionDiff, formatSummary, summarize } from "../measure/diff-report.js";
-import { isTokenizerName, TOKENIZER_NAMES } from "../measure/tokenizer.js";
+import { TOKENIZER_NAMES } from "../measure/tokenizer.js";
 import { escapeControl } from "../render/terminal.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { compareAll } from "./diff-pool.js";
-import { type Io, parseCommandArgs, printJson } from "./io.js";
+import { choiceOption, defineCommand, HELP_OPTION, printJson, templatesOption } from "./io.js";
 
 export const DIFF_USAGE = `Usage: theway-context diff <session.jsonl|DIR>... --from A --to B [options]
 
@@ -43,72 +44,65 @@ const OPTIONS = {
 	tokenizer: { type: "string" },
 	jobs: { type: "string" },
 	lenient: { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...HELP_OPTION,
 } as const;
 
-export async function diffCommand(args: string[], io: Io): Promise<number> {
-	const { values, positionals } = parseCommandArgs(args, OPTIONS, DIFF_USAGE);
-	if (values.help === true) {
-		io.stdout(DIFF_USAGE);
-		return 0;
-	}
-	if (positionals.length === 0) throw usageError("missing <session.jsonl|DIR>", DIFF_USAGE);
-	if (values.from === undefined || values.to === undefined) {
-		throw usageError("--from and --to are both required", DIFF_USAGE);
-	}
-	const format = values.format ?? "text";
-	if (format !== "text" && format !== "json")
-		throw usageError("--format must be text or json", DIFF_USAGE);
-	const tokenizer = values.tokenizer ?? "o200k";
-	if (!isTokenizerName(tokenizer)) {
-		throw usageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(", ")}`, DIFF_USAGE);
-	}
-	const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
-	if (!Number.isInteger(jobs) || jobs < 1)
-		throw usageError("--jobs must be a whole number ≥ 1", DIFF_USAGE);
-	const templates =
-		values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates);
-	const from = side(values.from, templates, io.cwd);
-	const to = side(values.to, templates, io.cwd);
-	const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
-
-	const progress =
-		io.stderrIsTTY === true && files.length > 1
-			? (done: number) => io.stderr(`\rdiff: ${done}/${files.length} sessions`)
-			: undefined;
-	const results = await compareAll(
-		files,
-		{ from, to, tokenizer, lenient: values.lenient === true },
-		jobs,
-		progress,
-	);
-	if (progress !== undefined) io.stderr("\r\u001b[K");
-	for (const r of results) r.file = displayPath(r.file, io.cwd);
-	const summary = summarize(results);
-	if (format === "json") {
-		printJson(io, {
-			sessions: results.map((r) => ({
-				file: r.file,
-				changed: r.changed.map(({ section, tokensFrom, tokensTo }) => ({
-					section,
-					tokensFrom,
-					tokensTo,
-				})),
-				virtualized: r.virtualized,
-				...(r.error === undefined ? {} : { error: r.error }),
-			})),
-			summary,
-		});
-	} else {
-		for (const r of results) {
-			const text = formatSessionDiff(r, io.stdoutIsTTY === true);
-			if (text !== "") (r.error === undefined ? io.stdout : io.stderr)(text);
+export const diffCommand = defineCommand(
+	OPTIONS,
+	DIFF_USAGE,
+	async ({ values, positionals }, io) => {
+		if (positionals.length === 0) throw usageError("missing <session.jsonl|DIR>", DIFF_USAGE);
+		if (values.from === undefined || values.to === undefined) {
+			throw usageError("--from and --to are both required", DIFF_USAGE);
 		}
-		io.stdout(formatSummary(summary));
-	}
-	if (summary.failed > 0) return 1;
-	return values["exit-code"] === true && summary.changed > 0 ? 1 : 0;
-}
+		const format = choiceOption(values.format, "format", ["text", "json"], DIFF_USAGE);
+		const tokenizer = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, DIFF_USAGE);
+		const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+		if (!Number.isInteger(jobs) || jobs < 1)
+			throw usageError("--jobs must be a whole number ≥ 1", DIFF_USAGE);
+		const templates = templatesOption(values.templates, io).templates ?? DEFAULT_TEMPLATES_DIR;
+		const from = side(values.from, templates, io.cwd);
+		const to = side(values.to, templates, io.cwd);
+		const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
+
+		const progress =
+			io.stderrIsTTY === true && files.length > 1
+				? (done: number) => io.stderr(`\rdiff: ${done}/${files.length} sessions`)
+				: undefined;
+		const results = await compareAll(
+			files,
+			{ from, to, tokenizer, lenient: values.lenient === true },
+			jobs,
+			progress,
+		);
+		if (progress !== undefined) io.stderr("\r\u001b[K");
+		for (const r of results) r.file = displayPath(r.file, io.cwd);
+		const summary = summarize(results);
+		if (format === "json") {
+			printJson(io, {
+				sessions: results.map((r) => ({
+					file: r.file,
+					changed: r.changed.map(({ section, tokensFrom, tokensTo }) => ({
+						section,
+						tokensFrom,
+						tokensTo,
+					})),
+					virtualized: r.virtualized,
+					...(r.error === undefined ? {} : { error: r.error }),
+				})),
+				summary,
+			});
+		} else {
+			for (const r of results) {
+				const text = formatSessionDiff(r, io.stdoutIsTTY === true);
+				if (text !== "") (r.error === undefined ? io.stdout : io.stderr)(text);
+			}
+			io.stdout(formatSummary(summary));
+		}
+		if (summary.failed > 0) return 1;
+		return values["exit-code"] === true && summary.changed > 0 ? 1 : 0;
+	},
+);
 
 /** A side: a templates folder when the argument names one, else a set of `templates`. */
 function side(arg: string, templates: string, cwd: string): Side {
@@ -124,18 +118,10 @@ function side(arg: string, templates: string, cwd: string): Side {
 function sessionFiles(path: string): string[] {
 	if (!existsSync(path)) throw new ContextError("io", "no such file or folder", { file: path });
 	if (!isDirectory(path)) return [path];
-	const out: string[] = [];
-	const walk = (dir: string) => {
-		for (const entry of readdirSync(dir, { withFileTypes: true })) {
-			const child = join(dir, entry.name);
-			if (entry.isDirectory()) walk(child);
-			else if (entry.name.endsWith(".jsonl")) out.push(child);
-		}
-	};
-	walk(path);
+	const out = findSessionLogs(path);
 	if (out.length === 0)
 		throw new ContextError("io", "no .jsonl session in this folder", { file: path });
-	return out.sort();
+	return out;
 }
 
 function isDirectory(path: string): boolean {

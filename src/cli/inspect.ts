@@ -1,10 +1,18 @@
 /** `theway-context inspect`: what the model sees of a session, measured part by part. */
 import { resolve } from "node:path";
-import { usageError } from "../errors.js";
 import { formatSize } from "../measure/format.js";
 import { measureLoaded, measuringService } from "../measure/session.js";
-import { isTokenizerName, loadTokenizer, TOKENIZER_NAMES } from "../measure/tokenizer.js";
-import { type Io, parseCommandArgs, printDiagnostic, printJson } from "./io.js";
+import { loadTokenizer, TOKENIZER_NAMES } from "../measure/tokenizer.js";
+import {
+	branchOptions,
+	choiceOption,
+	defineCommand,
+	oneSession,
+	printJson,
+	printWarnings,
+	SESSION_OPTIONS,
+	templatesOption,
+} from "./io.js";
 
 export const INSPECT_USAGE = `Usage: theway-context inspect <session.jsonl> [options]
 
@@ -26,60 +34,38 @@ Options:
 const OPTIONS = {
 	format: { type: "string" },
 	tokenizer: { type: "string" },
-	leaf: { type: "string" },
-	templates: { type: "string" },
-	"template-version": { type: "string" },
-	lenient: { type: "boolean" },
-	quiet: { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...SESSION_OPTIONS,
 } as const;
 
-export async function inspectCommand(args: string[], io: Io): Promise<number> {
-	const { values, positionals } = parseCommandArgs(args, OPTIONS, INSPECT_USAGE);
-	if (values.help === true) {
-		io.stdout(INSPECT_USAGE);
+export const inspectCommand = defineCommand(
+	OPTIONS,
+	INSPECT_USAGE,
+	async ({ values, positionals }, io) => {
+		const session = oneSession(positionals, INSPECT_USAGE);
+		const format = choiceOption(values.format, "format", ["text", "json"], INSPECT_USAGE);
+		const name = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, INSPECT_USAGE);
+		const tokenizer = await loadTokenizer(name);
+		const target = measuringService({
+			...templatesOption(values.templates, io),
+			lenient: values.lenient === true,
+		});
+		const { bundle, size } = measureLoaded(
+			target,
+			resolve(io.cwd, session),
+			tokenizer,
+			branchOptions(values),
+		);
+		printWarnings(io, bundle.meta.diagnostics, values.quiet);
+		if (format === "json") printJson(io, size, bundle.meta.file);
+		else {
+			const { meta } = bundle;
+			io.stdout(
+				formatSize(
+					size,
+					`${meta.file} · session ${meta.sessionId} · leaf ${meta.leafId ?? "(none)"} · templates ${meta.templateVersion}`,
+				),
+			);
+		}
 		return 0;
-	}
-	if (positionals.length !== 1) {
-		throw usageError(
-			positionals.length === 0 ? "missing <session.jsonl>" : "expected one session log",
-			INSPECT_USAGE,
-		);
-	}
-	const format = values.format ?? "text";
-	if (format !== "text" && format !== "json") {
-		throw usageError("--format must be text or json", INSPECT_USAGE);
-	}
-	const name = values.tokenizer ?? "o200k";
-	if (!isTokenizerName(name)) {
-		throw usageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(", ")}`, INSPECT_USAGE);
-	}
-	const tokenizer = await loadTokenizer(name);
-	const target = measuringService({
-		...(values.templates === undefined ? {} : { templates: resolve(io.cwd, values.templates) }),
-		lenient: values.lenient === true,
-	});
-	const { bundle, size } = measureLoaded(
-		target,
-		resolve(io.cwd, positionals[0] as string),
-		tokenizer,
-		{
-			...(values.leaf === undefined ? {} : { leaf: values.leaf }),
-			...(values["template-version"] === undefined
-				? {}
-				: { templateVersion: values["template-version"] }),
-		},
-	);
-	if (values.quiet !== true) for (const d of bundle.meta.diagnostics) printDiagnostic(io, d);
-	if (format === "json") printJson(io, size, bundle.meta.file);
-	else {
-		const { meta } = bundle;
-		io.stdout(
-			formatSize(
-				size,
-				`${meta.file} · session ${meta.sessionId} · leaf ${meta.leafId ?? "(none)"} · templates ${meta.templateVersion}`,
-			),
-		);
-	}
-	return 0;
-}
+	},
+);

@@ -1,5 +1,6 @@
 /** What a command may touch of the process: two output streams and the working directory. */
 import { constants } from "node:buffer";
+import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { ContextError, type Diagnostic, formatDiagnostic, usageError } from "../errors.js";
 import { writeJson } from "../render/json-writer.js";
@@ -15,19 +16,91 @@ export interface Io {
 	stderrIsTTY?: boolean;
 }
 
-/** `node:util` parseArgs in strict mode; its errors become usage errors. */
-export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"]>>(
-	args: readonly string[],
+type Options = NonNullable<ParseArgsConfig["options"]>;
+type Parsed<T extends Options> = ReturnType<
+	typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+>;
+
+/** `-h`, `--help`: every command takes it. */
+export const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
+
+/** The options of the commands that load one session: its branch, its set, its warnings. */
+export const SESSION_OPTIONS = {
+	leaf: { type: "string" },
+	templates: { type: "string" },
+	"template-version": { type: "string" },
+	lenient: { type: "boolean" },
+	quiet: { type: "boolean" },
+	...HELP_OPTION,
+} as const;
+
+/**
+ * A command from its options, its usage text and its body. The arguments are
+ * parsed by `node:util` parseArgs in strict mode (its errors become usage
+ * errors), and `--help` prints the usage without running the body.
+ */
+export function defineCommand<T extends Options & typeof HELP_OPTION>(
 	options: T,
 	usage: string,
-): ReturnType<
-	typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
-> {
-	try {
-		return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-	} catch (error) {
-		throw usageError((error as Error).message, usage);
-	}
+	run: (parsed: Parsed<T>, io: Io) => Promise<number>,
+): (args: string[], io: Io) => Promise<number> {
+	return async (args, io) => {
+		let parsed: Parsed<T>;
+		try {
+			parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+		} catch (error) {
+			throw usageError((error as Error).message, usage);
+		}
+		if ((parsed.values as { help?: boolean }).help !== true) return run(parsed, io);
+		io.stdout(usage);
+		return 0;
+	};
+}
+
+/** The one session log a command takes. */
+export function oneSession(positionals: readonly string[], usage: string): string {
+	if (positionals.length === 1) return positionals[0] as string;
+	throw usageError(
+		positionals.length === 0 ? "missing <session.jsonl>" : "expected one session log",
+		usage,
+	);
+}
+
+/** The value of `--flag`, one of `choices`; the first choice when it is not given. */
+export function choiceOption<C extends string>(
+	value: string | undefined,
+	flag: string,
+	choices: readonly [C, ...C[]],
+	usage: string,
+): C {
+	if (value === undefined) return choices[0];
+	if ((choices as readonly string[]).includes(value)) return value as C;
+	const list =
+		choices.length === 2 ? `${choices[0]} or ${choices[1]}` : `one of ${choices.join(", ")}`;
+	throw usageError(`--${flag} must be ${list}`, usage);
+}
+
+/** `--templates DIR` resolved against the working directory, as an option (none when not given). */
+export function templatesOption(value: string | undefined, io: Io): { templates?: string } {
+	return value === undefined ? {} : { templates: resolve(io.cwd, value) };
+}
+
+/** The load options `--leaf` and `--template-version` name, those given only. */
+export function branchOptions(values: { leaf?: string; "template-version"?: string }): {
+	leaf?: string;
+	templateVersion?: string;
+} {
+	return {
+		...(values.leaf === undefined ? {} : { leaf: values.leaf }),
+		...(values["template-version"] === undefined
+			? {}
+			: { templateVersion: values["template-version"] }),
+	};
+}
+
+/** A loaded session's warnings on stderr, unless `--quiet`. */
+export function printWarnings(io: Io, diagnostics: readonly Diagnostic[], quiet?: boolean): void {
+	if (quiet !== true) for (const d of diagnostics) printDiagnostic(io, d);
 }
 
 /** A diagnostic on stderr, its control characters escaped. */

@@ -3,10 +3,10 @@ import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { usageError } from "../errors.js";
-import { isTokenizerName, TOKENIZER_NAMES } from "../measure/tokenizer.js";
+import { TOKENIZER_NAMES } from "../measure/tokenizer.js";
 import { startPreview } from "../preview/server.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { type Io, parseCommandArgs } from "./io.js";
+import { choiceOption, defineCommand, HELP_OPTION, templatesOption } from "./io.js";
 
 export const PREVIEW_USAGE = `Usage: theway-context preview [session.jsonl|DIR] [options]
 
@@ -32,56 +32,52 @@ const OPTIONS = {
 	port: { type: "string" },
 	tokenizer: { type: "string" },
 	open: { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...HELP_OPTION,
 } as const;
 
-export async function previewCommand(args: string[], io: Io): Promise<number> {
-	const { values, positionals } = parseCommandArgs(args, OPTIONS, PREVIEW_USAGE);
-	if (values.help === true) {
-		io.stdout(PREVIEW_USAGE);
-		return 0;
-	}
-	if (positionals.length > 1) throw usageError("expected one session log or folder", PREVIEW_USAGE);
-	const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-	if (!Number.isInteger(port) || port < 0 || port > 65535 || values.port?.trim() === "") {
-		throw usageError("--port must be an integer from 0 to 65535", PREVIEW_USAGE);
-	}
-	const tokenizer = values.tokenizer ?? "o200k";
-	if (!isTokenizerName(tokenizer)) {
-		throw usageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(", ")}`, PREVIEW_USAGE);
-	}
-	const server = await startPreview({
-		tokenizer,
-		sessions: resolve(io.cwd, positionals[0] ?? "."),
-		templates:
-			values.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(io.cwd, values.templates),
-		port,
-		cwd: io.cwd,
-	});
-	io.stdout(`${server.url}\n`);
-	io.stdout(
-		`theway-context preview: ${server.catalog.size} session(s) from ${server.catalog.label}, templates ${server.workspace.show(server.workspace.templates)}; Ctrl-C stops\n`,
-	);
-	if (values.open === true) {
-		const opener = openBrowser(server.url);
-		io.stderr(
-			opener === undefined
-				? `no browser opener found (${openerCommand()[0]} is not on PATH): open ${server.url} yourself\n`
-				: `opening ${server.url} with ${opener}\n`,
+export const previewCommand = defineCommand(
+	OPTIONS,
+	PREVIEW_USAGE,
+	async ({ values, positionals }, io) => {
+		if (positionals.length > 1)
+			throw usageError("expected one session log or folder", PREVIEW_USAGE);
+		const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+		if (!Number.isInteger(port) || port < 0 || port > 65535 || values.port?.trim() === "") {
+			throw usageError("--port must be an integer from 0 to 65535", PREVIEW_USAGE);
+		}
+		const tokenizer = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, PREVIEW_USAGE);
+		const server = await startPreview({
+			tokenizer,
+			sessions: resolve(io.cwd, positionals[0] ?? "."),
+			templates: templatesOption(values.templates, io).templates ?? DEFAULT_TEMPLATES_DIR,
+			port,
+			cwd: io.cwd,
+		});
+		io.stdout(`${server.url}\n`);
+		io.stdout(
+			`theway-context preview: ${server.catalog.size} session(s) from ${server.catalog.label}, templates ${server.workspace.show(server.workspace.templates)}; Ctrl-C stops\n`,
 		);
-	}
-	await new Promise<void>((done) => {
-		const stop = () => {
-			process.off("SIGINT", stop);
-			process.off("SIGTERM", stop);
-			done();
-		};
-		process.on("SIGINT", stop);
-		process.on("SIGTERM", stop);
-	});
-	await server.close();
-	return 0;
-}
+		if (values.open === true) {
+			const opener = openBrowser(server.url);
+			io.stderr(
+				opener === undefined
+					? `no browser opener found (${openerCommand()[0]} is not on PATH): open ${server.url} yourself\n`
+					: `opening ${server.url} with ${opener}\n`,
+			);
+		}
+		await new Promise<void>((done) => {
+			const stop = () => {
+				process.off("SIGINT", stop);
+				process.off("SIGTERM", stop);
+				done();
+			};
+			process.on("SIGINT", stop);
+			process.on("SIGTERM", stop);
+		});
+		await server.close();
+		return 0;
+	},
+);
 
 /** The command that opens a URL in the default browser on this platform. */
 function openerCommand(): [string, ...string[]] {

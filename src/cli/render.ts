@@ -1,9 +1,18 @@
 /** `theway-context render`: a session log's context bundle, for people or programs. */
 import { resolve } from "node:path";
-import { usageError } from "../errors.js";
 import { writeText } from "../render/text.js";
 import { ContextService } from "../service.js";
-import { guardLength, type Io, parseCommandArgs, printDiagnostic, printJson } from "./io.js";
+import {
+	branchOptions,
+	choiceOption,
+	defineCommand,
+	guardLength,
+	oneSession,
+	printJson,
+	printWarnings,
+	SESSION_OPTIONS,
+	templatesOption,
+} from "./io.js";
 
 export const RENDER_USAGE = `Usage: theway-context render <session.jsonl> [options]
 
@@ -21,89 +30,67 @@ Options:
   --cwd DIR                the working directory (default: metadata, then the header)
   --templates DIR          the templates folder (default: the bundled templates/)
   --template-version V     render with template set V, whatever the session pins
-  --no-virtualize          every tool result whole, as pi sends it (by default,
-                           one over the set's threshold reaches the model as a
-                           stub naming its entry; json lists them in
-                           meta.virtualized)
   --strict                 refuse damaged input with a located error (by default,
                            damaged lines are skipped and repairs made, each one
                            listed on stderr, as pi reads them)
   --lenient                the default (kept as an alias)
   --full                   text: show long tool results and output whole
+  --no-virtualize          every tool result whole, as pi sends it (by default,
+                           one over the set's threshold reaches the model as a
+                           stub naming its entry; json lists them in
+                           meta.virtualized)
   --quiet                  do not print warnings
   -h, --help               this help
 `;
 
 const OPTIONS = {
 	format: { type: "string" },
-	leaf: { type: "string" },
 	tools: { type: "string" },
 	memory: { type: "string" },
 	cwd: { type: "string" },
-	templates: { type: "string" },
-	"template-version": { type: "string" },
 	strict: { type: "boolean" },
-	lenient: { type: "boolean" },
-	quiet: { type: "boolean" },
 	full: { type: "boolean" },
 	"no-virtualize": { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...SESSION_OPTIONS,
 } as const;
 
-const FORMATS = ["text", "json", "llm"] as const;
-
-export async function renderCommand(args: string[], io: Io): Promise<number> {
-	const { values, positionals } = parseCommandArgs(args, OPTIONS, RENDER_USAGE);
-	if (values.help === true) {
-		io.stdout(RENDER_USAGE);
+export const renderCommand = defineCommand(
+	OPTIONS,
+	RENDER_USAGE,
+	async ({ values, positionals }, io) => {
+		const session = oneSession(positionals, RENDER_USAGE);
+		const format = choiceOption(values.format, "format", ["text", "json", "llm"], RENDER_USAGE);
+		const service = new ContextService({
+			...templatesOption(values.templates, io),
+			strict: values.strict === true,
+		});
+		const bundle = await service.load(session === "-" ? session : resolve(io.cwd, session), {
+			...branchOptions(values),
+			...(values["no-virtualize"] === true ? { virtualize: false } : {}),
+			...(values.tools === undefined ? {} : { tools: splitList(values.tools) }),
+			...(values.memory === undefined ? {} : { memory: values.memory }),
+			...(values.cwd === undefined ? {} : { cwd: values.cwd }),
+		});
+		printWarnings(io, bundle.meta.diagnostics, values.quiet);
+		if (format === "json") {
+			printJson(
+				io,
+				{ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta },
+				bundle.meta.file,
+			);
+		} else if (format === "llm") {
+			const messages = service.convertToLlm(bundle);
+			printJson(io, { systemPrompt: bundle.systemPrompt, messages }, bundle.meta.file);
+		} else {
+			const set = service.templateSet(bundle.meta.templateVersion);
+			guardLength(
+				() => writeText(bundle, set, io.stdout, { full: values.full === true }),
+				bundle.meta.file,
+			);
+		}
 		return 0;
-	}
-	if (positionals.length !== 1) {
-		throw usageError(
-			positionals.length === 0 ? "missing <session.jsonl>" : "expected one session log",
-			RENDER_USAGE,
-		);
-	}
-	const format = values.format ?? "text";
-	if (!(FORMATS as readonly string[]).includes(format)) {
-		throw usageError(`--format must be one of ${FORMATS.join(", ")}`, RENDER_USAGE);
-	}
-	const service = new ContextService({
-		...(values.templates === undefined ? {} : { templates: resolve(io.cwd, values.templates) }),
-		strict: values.strict === true,
-	});
-	const session = positionals[0] as string;
-	const bundle = await service.load(session === "-" ? session : resolve(io.cwd, session), {
-		...(values.leaf === undefined ? {} : { leaf: values.leaf }),
-		...(values.tools === undefined ? {} : { tools: splitList(values.tools) }),
-		...(values.memory === undefined ? {} : { memory: values.memory }),
-		...(values.cwd === undefined ? {} : { cwd: values.cwd }),
-		...(values["template-version"] === undefined
-			? {}
-			: { templateVersion: values["template-version"] }),
-		...(values["no-virtualize"] === true ? { virtualize: false } : {}),
-	});
-	if (values.quiet !== true) {
-		for (const d of bundle.meta.diagnostics) printDiagnostic(io, d);
-	}
-	if (format === "json") {
-		printJson(
-			io,
-			{ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta },
-			bundle.meta.file,
-		);
-	} else if (format === "llm") {
-		const messages = service.convertToLlm(bundle);
-		printJson(io, { systemPrompt: bundle.systemPrompt, messages }, bundle.meta.file);
-	} else {
-		const set = service.templateSet(bundle.meta.templateVersion);
-		guardLength(
-			() => writeText(bundle, set, io.stdout, { full: values.full === true }),
-			bundle.meta.file,
-		);
-	}
-	return 0;
-}
+	},
+);
 
 function splitList(list: string): string[] {
 	return list

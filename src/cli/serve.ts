@@ -1,8 +1,7 @@
 /** `theway-context serve --stdio`: the sidecar for a daemon (`src/serve/`). */
-import { resolve } from "node:path";
 import { usageError } from "../errors.js";
 import { DEFAULT_MAX_REQUEST_BYTES, serveStreams } from "../serve/stdio.js";
-import { type Io, parseCommandArgs } from "./io.js";
+import { defineCommand, HELP_OPTION, templatesOption } from "./io.js";
 
 const DEFAULT_MAX_SESSIONS = 32;
 
@@ -29,31 +28,31 @@ const OPTIONS = {
 	"max-request-bytes": { type: "string" },
 	templates: { type: "string" },
 	quiet: { type: "boolean" },
-	help: { type: "boolean", short: "h" },
+	...HELP_OPTION,
 } as const;
 
-export async function serveCommand(args: string[], io: Io): Promise<number> {
-	const { values, positionals } = parseCommandArgs(args, OPTIONS, SERVE_USAGE);
-	if (values.help === true) {
-		io.stdout(SERVE_USAGE);
+export const serveCommand = defineCommand(
+	OPTIONS,
+	SERVE_USAGE,
+	async ({ values, positionals }, io) => {
+		if (positionals.length > 0)
+			throw usageError("serve takes no positional arguments", SERVE_USAGE);
+		if (values.stdio !== true) throw usageError("--stdio is required", SERVE_USAGE);
+		const maxSessions = count(values["max-sessions"], "--max-sessions", DEFAULT_MAX_SESSIONS);
+		const maxRequestBytes = count(
+			values["max-request-bytes"],
+			"--max-request-bytes",
+			DEFAULT_MAX_REQUEST_BYTES,
+		);
+		await serveStreams(process.stdin, process.stdout, {
+			maxSessions,
+			maxRequestBytes,
+			...templatesOption(values.templates, io),
+			log: values.quiet === true ? () => {} : io.stderr,
+		});
 		return 0;
-	}
-	if (positionals.length > 0) throw usageError("serve takes no positional arguments", SERVE_USAGE);
-	if (values.stdio !== true) throw usageError("--stdio is required", SERVE_USAGE);
-	const maxSessions = count(values["max-sessions"], "--max-sessions", DEFAULT_MAX_SESSIONS);
-	const maxRequestBytes = count(
-		values["max-request-bytes"],
-		"--max-request-bytes",
-		DEFAULT_MAX_REQUEST_BYTES,
-	);
-	await serveStreams(process.stdin, process.stdout, {
-		maxSessions,
-		maxRequestBytes,
-		...(values.templates === undefined ? {} : { templates: resolve(io.cwd, values.templates) }),
-		log: values.quiet === true ? () => {} : io.stderr,
-	});
-	return 0;
-}
+	},
+);
 
 function count(value: string | undefined, name: string, fallback: number): number {
 	if (value === undefined) return fallback;

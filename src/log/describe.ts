@@ -5,6 +5,7 @@
  */
 import { createRequire } from "node:module";
 import type * as Zod from "zod";
+import { formatPath } from "../errors.js";
 import { buildSchemas } from "./schema.js";
 
 type Schemas = ReturnType<typeof buildSchemas>;
@@ -40,14 +41,4 @@ export function describeIssues(
 	});
 	if (issues.length > 3) parts.push(`and ${issues.length - 3} more`);
 	return parts.join("; ");
-}
-
-/** `a.b[0].c` */
-export function formatPath(path: readonly PropertyKey[]): string {
-	let out = "";
-	for (const key of path) {
-		if (typeof key === "number") out += `[${key}]`;
-		else out += out === "" ? String(key) : `.${String(key)}`;
-	}
-	return out;
 }

@@ -1,10 +1,11 @@
 /**
- * What a provider-ready message says, as text: text blocks, thinking, and
- * each tool call's name with its JSON arguments, one block a line. Images
- * are not text: they are listed apart, with an estimate of their tokens.
- * Total over any JSON value: a field that is not what it should be (an
- * object for a text, arguments nested 100,000 deep) is printed as JSON,
- * never thrown on.
+ * What a message says, as text: the project's one way to read a message's
+ * content (counted by `inspect`, shown by `render --format text`, compared
+ * by `diff`, snapshotted by the build). Text blocks, thinking, and each tool
+ * call's name with its JSON arguments, one block a line. Images are not
+ * text: they are listed apart, with an estimate of their tokens. Total over
+ * any JSON value: a field that is not what it should be (an object for a
+ * text, arguments nested 100,000 deep) is printed as JSON, never thrown on.
  */
 import { jsonText } from "../render/json-writer.js";
 
@@ -22,20 +23,34 @@ export interface MessageContent {
 	images: ImageInfo[];
 }
 
+export interface ContentTextOptions {
+	/**
+	 * For people: thinking, tool calls and images labelled in the text
+	 * (`[thinking] …`, `[tool call NAME] {…}`, `[image TYPE, up to ~N tokens]`).
+	 * Without it, the text is what a tokenizer counts: no labels, no images.
+	 */
+	labelled?: boolean;
+	/** JSON nested deeper than this (tool-call arguments) is cut (default: no limit). */
+	maxDepth?: number;
+}
+
 /** Tokens of an image of unknown size, and the most any image is given. */
 export const IMAGE_TOKENS_MAX = 1600;
 
-/** A value that should be a string, as text whatever it is. */
+/** A value that should be a string, as text whatever it is (none for undefined or null). */
 export function asText(value: unknown): string {
 	if (typeof value === "string") return value;
-	if (value === undefined) return "";
+	if (value === undefined || value === null) return "";
 	return jsonText(value);
 }
 
 /** The text and images of a message's `content` (a string or an array of blocks). */
-export function contentOf(content: unknown): MessageContent {
+export function contentOf(content: unknown, options: ContentTextOptions = {}): MessageContent {
 	if (typeof content === "string") return { text: content, images: [] };
 	if (!Array.isArray(content)) return { text: asText(content), images: [] };
+	const labelled = options.labelled === true;
+	const json = (value: unknown) =>
+		jsonText(value, options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth });
 	const parts: string[] = [];
 	const images: ImageInfo[] = [];
 	for (const block of content as unknown[]) {
@@ -49,16 +64,21 @@ export function contentOf(content: unknown): MessageContent {
 				parts.push(asText(b.text));
 				break;
 			case "thinking":
-				parts.push(asText(b.thinking));
+				parts.push(labelled ? `[thinking] ${asText(b.thinking)}` : asText(b.thinking));
 				break;
-			case "toolCall":
-				parts.push(`${asText(b.name)} ${jsonText(b.arguments ?? {})}`);
+			case "toolCall": {
+				const name = asText(b.name);
+				parts.push(`${labelled ? `[tool call ${name}]` : name} ${json(b.arguments ?? {})}`);
 				break;
-			case "image":
-				images.push(imageInfo(b));
+			}
+			case "image": {
+				const image = imageInfo(b);
+				images.push(image);
+				if (labelled) parts.push(`[image ${image.mimeType}, up to ~${IMAGE_TOKENS_MAX} tokens]`);
 				break;
+			}
 			default:
-				parts.push(jsonText(b));
+				parts.push(json(b));
 		}
 	}
 	return { text: parts.join("\n"), images };

@@ -8,6 +8,7 @@
  * same protection), and that escape is the only change to it.
  */
 import type { Diagnostic } from "../errors.js";
+import { asText } from "../measure/content.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet } from "../templates/set.js";
 import { deriveSummary } from "../view/derive.js";
@@ -46,8 +47,9 @@ export function convertMessage(message: ContextMessage, set: TemplateSet): LlmMe
 	if (message === null || typeof message !== "object") return undefined;
 	const m = message as Loose;
 	const clean = (text: string) => neutralize(text, set.markers);
-	const text = (value: unknown) => clean(textOf(value));
-	const line = (value: unknown) => neutralize(textOf(value), set.markers, { line: true });
+	// A message built by hand may hold anything where text should be.
+	const text = (value: unknown) => clean(asText(value));
+	const line = (value: unknown) => neutralize(asText(value), set.markers, { line: true });
 	const user = (content: unknown): LlmMessage => ({
 		role: "user",
 		content,
@@ -100,17 +102,6 @@ export function convertMessage(message: ContextMessage, set: TemplateSet): LlmMe
 		}
 		default:
 			return undefined;
-	}
-}
-
-/** A field that should be text, as text (a message built by hand may hold anything). */
-function textOf(value: unknown): string {
-	if (typeof value === "string") return value;
-	if (value === undefined || value === null) return "";
-	try {
-		return String(value);
-	} catch {
-		return "";
 	}
 }
 

@@ -11,7 +11,7 @@
  * character is escaped, and the text is written a message at a time, so no
  * log is too large to print.
  */
-import { asText, IMAGE_TOKENS_MAX } from "../measure/content.js";
+import { asText, contentOf } from "../measure/content.js";
 import type { ContextBundle } from "../service.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet } from "../templates/compile.js";
@@ -102,28 +102,9 @@ export function formatMessage(
 	return `\n${escapeLine(head)}\n${escapeControl(cut)}\n`;
 }
 
-/** The content of a provider-ready message as text, one block after another. */
+/** The content of a provider-ready message as text for people, one block after another. */
 export function blocksText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return asText(content);
-	return (content as unknown[])
-		.map((block) => {
-			if (block === null || typeof block !== "object" || Array.isArray(block)) return asText(block);
-			const b = block as Record<string, unknown>;
-			switch (b.type) {
-				case "text":
-					return asText(b.text);
-				case "thinking":
-					return `[thinking] ${asText(b.thinking)}`;
-				case "toolCall":
-					return `[tool call ${asText(b.name)}] ${jsonText(b.arguments ?? {}, { maxDepth: TEXT_MAX_DEPTH })}`;
-				case "image":
-					return `[image ${asText(b.mimeType)}, up to ~${IMAGE_TOKENS_MAX} tokens]`;
-				default:
-					return jsonText(b, { maxDepth: TEXT_MAX_DEPTH });
-			}
-		})
-		.join("\n");
+	return contentOf(content, { labelled: true, maxDepth: TEXT_MAX_DEPTH }).text;
 }
 
 function cutLong(text: string, long: boolean, options: TextOptions): string {

@@ -4,6 +4,7 @@
  * the line deserves) and checks each method's params by hand: the sidecar
  * starts in the time of a render, without a schema library.
  */
+import { isObject } from "../log/kinds.js";
 
 /** The standard JSON-RPC error codes, and the one of this application. */
 export const RpcCode = {
@@ -88,10 +89,6 @@ function toRequest(value: unknown): Parsed {
 
 function invalid(id: Id, reason: string): Reply {
 	return errorReply(id, RpcCode.InvalidRequest, `Invalid Request: ${reason}`);
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A params problem: becomes a -32602 reply. */

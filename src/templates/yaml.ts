@@ -6,7 +6,7 @@
  */
 import { isAlias, isNode, LineCounter, parseDocument, visit } from "yaml";
 import type { z } from "zod";
-import { ContextError, type Diagnostic, type ErrorCode } from "../errors.js";
+import { ContextError, type Diagnostic, type ErrorCode, formatPath } from "../errors.js";
 
 export interface ParsedYaml {
 	value: unknown;
@@ -87,7 +87,7 @@ export function validateYaml<T extends z.ZodType>(
 		// An unknown key is best shown where it stands.
 		const path =
 			issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] as string] : issue.path;
-		const where = path.length === 0 ? "" : ` at ${path.join(".")}`;
+		const where = path.length === 0 ? "" : ` at ${formatPath(path)}`;
 		return { reason: `invalid ${what}${where}: ${issue.message}`, file, ...parsed.locate(path) };
 	});
 	throw located(code, problems);

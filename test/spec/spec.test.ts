@@ -9,10 +9,14 @@
  *     - "{not json"            # a string is written as it is
  *   options: {strict: true}    # ContextService and load options (strict, leaf, templateVersion…)
  *   error: bad_json@3          # or: code@line:column; or the expectations below
+ *   says: not valid JSON       # a regular expression the error's reason matches
  *   errorIn: templates         # the error names this file (default: the log)
  *   messages: ["user: hi"]     # each message as "role: text"
+ *   stored: [{role: user, content: hi, timestamp: 1}]  # or each message exactly as stored
  *   llm: ["user: hi"]          # the provider-ready messages, the same way
- *   warnings: [skipped_line@3] # every warning, in order: code@line
+ *   warnings:                  # every warning, in order: code@line[:column],
+ *     - skipped_line@3         # or {at: code@line, says: regular expression}
+ *   meta: {entryCount: 1}      # fields of the bundle's meta
  *   leaf: u1
  * ```
  *
@@ -22,7 +26,8 @@
  * `header: none` (the log brings its own, or none), or an object to use.
  * `bom: true` writes a UTF-8 byte-order mark first; `eol: none` leaves the
  * last line without its newline. Image blocks read as `<image>`, text blocks
- * are joined with `|`.
+ * are joined with `|`. Every load must leave the log's bytes as they were,
+ * and an error's message must name the file and line it is at.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,10 +45,15 @@ const Case = z.strictObject({
 	eol: z.literal("none").optional(),
 	options: z.record(z.string(), z.unknown()).optional(),
 	error: z.string().optional(),
+	says: z.string().optional(),
 	errorIn: z.string().optional(),
 	messages: z.array(z.string()).optional(),
+	stored: z.array(z.record(z.string(), z.unknown())).optional(),
 	llm: z.array(z.string()).optional(),
-	warnings: z.array(z.string()).optional(),
+	warnings: z
+		.array(z.union([z.string(), z.strictObject({ at: z.string(), says: z.string() })]))
+		.optional(),
+	meta: z.record(z.string(), z.unknown()).optional(),
 	leaf: z.union([z.string(), z.null()]).optional(),
 });
 type Case = z.infer<typeof Case>;
@@ -111,7 +121,8 @@ const where = (e: { code: string; line?: number | undefined; column?: number | u
 	`${e.code}${e.line === undefined ? "" : `@${e.line}`}${e.column === undefined ? "" : `:${e.column}`}`;
 
 function run(c: Case, file: string): void {
-	writeFileSync(file, bytesOf(c));
+	const bytes = bytesOf(c);
+	writeFileSync(file, bytes);
 	const options = c.options ?? {};
 	const service = new ContextService(options);
 	let bundle: ContextBundle;
@@ -119,15 +130,26 @@ function run(c: Case, file: string): void {
 		bundle = service.loadSync(file, options);
 	} catch (error) {
 		if (!(error instanceof ContextError) || c.error === undefined) throw error;
+		expect(readFileSync(file).equals(bytes), "the log was written").toBe(true);
 		if (c.errorIn === undefined) expect(error.file).toBe(file);
 		else expect(error.file?.endsWith(c.errorIn), `${error.file}`).toBe(true);
 		expect(where(error)).toBe(c.error);
+		if (error.line !== undefined) expect(error.message).toContain(`${error.file}:${error.line}`);
+		if (c.says !== undefined) expect(error.reason).toMatch(new RegExp(c.says));
 		return;
 	}
+	expect(readFileSync(file).equals(bytes), "the log was written").toBe(true);
 	expect(c.error, "loaded, but an error was expected").toBeUndefined();
 	const warnings = bundle.meta.diagnostics.filter((d) => d.severity === "warning");
-	expect(warnings.map(where)).toEqual(c.warnings ?? []);
-	for (const d of warnings) expect(d.file).toBe(file);
+	const expected = c.warnings ?? [];
+	expect(warnings.map(where)).toEqual(expected.map((w) => (typeof w === "string" ? w : w.at)));
+	warnings.forEach((d, i) => {
+		expect(d.file).toBe(file);
+		const w = expected[i];
+		if (typeof w === "object") expect(d.message).toMatch(new RegExp(w.says));
+	});
+	if (c.meta !== undefined) expect(bundle.meta).toMatchObject(c.meta);
+	if (c.stored !== undefined) expect(bundle.messages).toEqual(c.stored);
 	if (c.messages !== undefined) {
 		expect(bundle.messages.map((m) => describeMessage(m as Record<string, unknown>))).toEqual(
 			c.messages,
@@ -151,7 +173,8 @@ for (const name of files) {
 	describe(name, () => {
 		cases.forEach((c, i) => {
 			it(c.name, () => {
-				expect(c.error !== undefined || c.messages !== undefined || c.llm !== undefined).toBe(true);
+				const expects = [c.error, c.messages, c.stored, c.llm, c.meta, c.leaf];
+				expect(expects.some((e) => e !== undefined)).toBe(true);
 				run(c, join(dir, `${name.replace(/\.yaml$/, "")}-${i}.jsonl`));
 			});
 		});

@@ -8,10 +8,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { ContextService } from "../../src/index.js";
+import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import type { SystemView } from "../../src/view/schema.js";
 import { SUMMARY_LABELS } from "../../src/view/schema.js";
 import { section } from "./session.js";
-import { ROOT } from "./template-sets.js";
+import { BUNDLED_SET, ROOT } from "./template-sets.js";
 
 const set = new ContextService().templateSet();
 
@@ -35,12 +36,39 @@ export const DEFAULT_INTRODUCTION = expectedSection("harness").split("\n")[0] as
 
 /** The framed compact summary for a critical-context-only summary. */
 export function expectedCollapse(criticalContext: string): string {
-	const components = SUMMARY_LABELS.map((label) => ({
-		label,
-		value: label === "critical context" ? criticalContext : "",
-	}));
+	return expectedCollapseOf({ "critical context": criticalContext });
+}
+
+/** The framed compact summary whose components hold `values` (by label; the others empty). */
+export function expectedCollapseOf(values: Readonly<Record<string, string>>): string {
+	const components = SUMMARY_LABELS.map((label) => ({ label, value: values[label] ?? "" }));
 	return set.render["collapse-context"]({ components });
 }
+
+type Framings = typeof set.render;
+type Framing = Exclude<keyof Framings, "system" | "tool-result-stub">;
+
+/** What the bundled set's framing `name` renders for `view`. */
+export function expectedFraming<N extends Framing>(
+	name: N,
+	view: Parameters<Framings[N]>[0],
+): string {
+	return (set.render[name] as (view: Parameters<Framings[N]>[0]) => string)(view);
+}
+
+/** The front-matter `marker` of a framing template of the bundled newest set. */
+export function markerOf(template: string): string {
+	const text = readFileSync(join(BUNDLED_SET, `${template}.hbs`), "utf8");
+	const { marker } = parseTemplateFile(text, `${template}.hbs`).meta;
+	if (marker === undefined) throw new Error(`${template}.hbs declares no marker`);
+	return marker;
+}
+
+/** The compact summary's marker (the collapse framing's first line). */
+export const COLLAPSE_MARKER = markerOf("collapse-context");
+
+/** Every framing marker of the bundled newest set. */
+export const MARKERS: readonly string[] = set.markers;
 
 interface CategoriesFile {
 	other: string;

@@ -1,8 +1,8 @@
 /** Helpers for the preview tests: a scratch workspace, raw HTTP requests, waiting for a change. */
-import { cpSync, mkdtempSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tempDir } from "./temp.js";
 import { BUNDLED_SET, editLastLine, NEWEST, ROOT } from "./template-sets.js";
 
 export { NEWEST };
@@ -14,7 +14,7 @@ export const EXAMPLES = join(import.meta.dirname, "../fixtures/examples");
  * `templates/<newest>/` (the newest bundled set) and `categories.yaml` beside it.
  */
 export function scratch(): { root: string; sessions: string; templates: string } {
-	const root = mkdtempSync(join(tmpdir(), "theway-preview-"));
+	const root = tempDir("theway-preview-");
 	const sessions = join(root, "sessions");
 	const templates = join(root, "templates");
 	cpSync(EXAMPLES, sessions, { recursive: true });

@@ -1,10 +1,10 @@
-/** Helpers to write session logs for tests into a temporary folder. */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+/** Helpers to write session logs for tests into a temporary folder (removed after the file's tests). */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ContextService, type LoadOptions, type ServiceOptions } from "../../src/index.js";
+import { tempDir } from "./temp.js";
 
-const dir = mkdtempSync(join(tmpdir(), "theway-context-test-"));
+let dir: string | undefined;
 let counter = 0;
 
 export const HEADER = {
@@ -21,6 +21,7 @@ export function writeLog(content: string | readonly unknown[], name = "session")
 		typeof content === "string"
 			? content
 			: `${content.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n")}\n`;
+	dir ??= tempDir("theway-context-test-");
 	const path = join(dir, `${name}-${++counter}.jsonl`);
 	writeFileSync(path, text);
 	return path;

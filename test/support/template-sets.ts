@@ -3,11 +3,11 @@
  * changed, and edits derived from the templates themselves, so that no test
  * depends on the shipped wording or on which set is the newest.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { readTemplateSets } from "../../src/templates/load.js";
+import { tempDir } from "./temp.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
 /** The newest bundled set's name (what a session renders with unless it pins one). */
@@ -52,7 +52,7 @@ export function withVersion(text: string, version: string): string {
 export function templateSet(
 	changes: Record<string, string | null | ((text: string) => string)> = {},
 ): string {
-	const root = mkdtempSync(join(tmpdir(), "theway-templates-"));
+	const root = tempDir("theway-templates-");
 	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
 	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
 	for (const [name, change] of Object.entries(changes)) {
@@ -84,4 +84,17 @@ export function withPolicy(
 /** The newest bundled set's stub template, as text. */
 export function bundledStub(): string {
 	return readFileSync(join(BUNDLED_SET, STUB_FILE), "utf8");
+}
+
+/**
+ * `text` (a framing template) with its marker replaced by `marker`: the
+ * front-matter's `marker` and every body line that is the old marker.
+ */
+export function replaceMarker(text: string, marker: string): string {
+	const { meta, body } = parseTemplateFile(text, "template.hbs");
+	if (meta.marker === undefined) throw new Error("the template declares no marker");
+	const old = meta.marker;
+	const head = text.slice(0, text.length - body.length);
+	const lines = body.split("\n").map((line) => (line === old ? marker : line));
+	return head.replace(/^marker: .*$/m, `marker: ${JSON.stringify(marker)}`) + lines.join("\n");
 }
