@@ -17,7 +17,7 @@ import { verdict } from "./report.js";
 import { measureSidecar } from "./sidecar.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist/cli/bin.js");
+const CLI = join(ROOT, "dist/cli/bin.cjs");
 const TRACE = join(ROOT, "bench/trace-imports.js");
 const SMALL = join(ROOT, "test/fixtures/examples/1-normal.jsonl");
 const TARGET = { render: 1.6, help: 1.3, pi: 0.75, sidecar: 0.02 };

@@ -1,8 +1,9 @@
 /** `theway-context render`: a session log's context bundle, for people or programs. */
 import { resolve } from "node:path";
 import { usageError } from "../errors.js";
-import { writeText } from "../render/text.js";
-import { ContextService } from "../service.js";
+import { STDIN } from "../log/read.js";
+import { ContextService, type LoadOptions } from "../service.js";
+import { TemplateRegistry } from "../templates/registry.js";
 import { guardLength, type Io, parseCommandArgs, printDiagnostic, printJson } from "./io.js";
 
 export const RENDER_USAGE = `Usage: theway-context render <session.jsonl> [options]
@@ -63,12 +64,15 @@ export async function renderCommand(args: string[], io: Io): Promise<number> {
 	if (!(FORMATS as readonly string[]).includes(format)) {
 		throw usageError(`--format must be one of ${FORMATS.join(", ")}`, RENDER_USAGE);
 	}
-	const service = new ContextService({
-		...(values.templates === undefined ? {} : { templates: resolve(io.cwd, values.templates) }),
-		strict: values.strict === true,
-	});
+	// A one-off process: the file read with blocking reads (no round trips
+	// through the thread pool), once the sets it may render with are ready.
+	const registry = TemplateRegistry.for(
+		values.templates === undefined ? undefined : resolve(io.cwd, values.templates),
+	);
+	await registry.ready();
+	const service = new ContextService({ registry, strict: values.strict === true });
 	const session = positionals[0] as string;
-	const bundle = await service.load(session === "-" ? session : resolve(io.cwd, session), {
+	const options: LoadOptions = {
 		...(values.leaf === undefined ? {} : { leaf: values.leaf }),
 		...(values.tools === undefined ? {} : { tools: splitList(values.tools) }),
 		...(values.memory === undefined ? {} : { memory: values.memory }),
@@ -76,7 +80,11 @@ export async function renderCommand(args: string[], io: Io): Promise<number> {
 		...(values["template-version"] === undefined
 			? {}
 			: { templateVersion: values["template-version"] }),
-	});
+	};
+	const bundle =
+		session === STDIN
+			? await service.load(session, options)
+			: service.loadSync(resolve(io.cwd, session), options);
 	if (values.quiet !== true) {
 		for (const d of bundle.meta.diagnostics) printDiagnostic(io, d);
 	}
@@ -90,6 +98,7 @@ export async function renderCommand(args: string[], io: Io): Promise<number> {
 		const messages = service.convertToLlm(bundle);
 		printJson(io, { systemPrompt: bundle.systemPrompt, messages }, bundle.meta.file);
 	} else {
+		const { writeText } = await import("../render/text.js"); // text only
 		const set = service.templateSet(bundle.meta.templateVersion);
 		guardLength(
 			() => writeText(bundle, set, io.stdout, { full: values.full === true }),
