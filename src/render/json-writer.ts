@@ -120,16 +120,26 @@ export function writeJson(value: unknown, options: JsonWriteOptions): void {
 		if (maxDepth !== Number.POSITIVE_INFINITY) return undefined;
 		if (typeof (v as { toJSON?: unknown }).toJSON === "function") return undefined;
 		const compact = !pretty(level + 1);
+		// Pretty, `v` goes in as deep as it is, inside `level` one-item arrays: its
+		// lines come out indented as they are here, and the arrays are cut off.
+		let wrapped: unknown = v;
+		for (let d = 0; d < level && !compact; d++) wrapped = [wrapped];
 		let text: string;
 		try {
-			text = compact ? JSON.stringify(v) : JSON.stringify(v, null, indent);
+			text = compact ? JSON.stringify(v) : JSON.stringify(wrapped, null, indent);
 		} catch {
 			return undefined; // a cycle, a BigInt, too deep for the stack, too long for a string
 		}
 		if (compact) return text;
-		// Items of a container n levels down are indented n + 1 levels: none past indentDepth.
-		if (text.includes(`\n${" ".repeat(indent * (indentDepth - level) + 1)}`)) return undefined;
-		return text.replaceAll("\n", `\n${" ".repeat(indent * level)}`);
+		// Items of a container d deep are indented d + 1 levels: none past indentDepth.
+		if (text.includes(`\n${" ".repeat(indent * indentDepth + 1)}`)) return undefined;
+		let head = 0; // "[\n" and the next level's indentation, per array
+		let tail = 0; // "\n", the indentation and "]", per array
+		for (let d = 0; d < level; d++) {
+			head += 2 + indent * (d + 1);
+			tail += 2 + indent * d;
+		}
+		return text.slice(head, text.length - tail);
 	};
 
 	start(value, "", true);
