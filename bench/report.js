@@ -7,6 +7,7 @@ import { fmt, table } from "./measure.js";
 /** The targets, next to which every figure is printed. */
 export const TARGET = {
 	floor: 1.3,
+	floorGoal: 1.05,
 	linearity: 1.25,
 	reloadMs: 1,
 	reloadShare: 0.05,
@@ -164,6 +165,11 @@ export function verdicts({ loads, reloads, render, peaks }, full) {
 			floorRatio
 				? `${fmt(floorRatio, 2)}x (${fmt(at100k.load)} ms vs ${fmt(at100k.floor)} ms)`
 				: "–",
+		),
+		verdict(
+			floorRatio && floorRatio <= TARGET.floorGoal,
+			`100k load <= ${TARGET.floorGoal}x floor (goal)`,
+			floorRatio ? `${fmt(floorRatio, 3)}x` : "–",
 		),
 		linearity("linear"),
 		...(full ? [linearity("compacted")] : []),

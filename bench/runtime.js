@@ -2,9 +2,12 @@
  * Whole-process figures, side by side in one run (each case spawned in
  * turn, round after round, so drift on a busy machine hits all alike):
  *  - cold start: `render --format llm` of a small session and `--help`, vs
- *    `node -e 0`, and which packages the render loads;
+ *    `node -e 0`, and which packages the render loads; the same render from
+ *    the unbundled ES modules (dist/cli/bin.js), for what the bundle buys;
  *  - the CLI vs pi's own loader (bench/pi-loader.js) on a real pi log and a
- *    generated 10k-entry log;
+ *    generated 10k-entry log, with the floor of any such process beside
+ *    them (bench/parse-floor.js: Node reads and parses every line, nothing
+ *    else), and `--no-virtualize` where the CLI has that option;
  *  - the sidecar (./sidecar.js).
  */
 import { spawnSync } from "node:child_process";
@@ -17,7 +20,9 @@ import { verdict } from "./report.js";
 import { measureSidecar } from "./sidecar.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist/cli/bin.js");
+const CLI = join(ROOT, "dist/cli/bin.cjs");
+const CLI_ESM = join(ROOT, "dist/cli/bin.js");
+const FLOOR = join(ROOT, "bench/parse-floor.js");
 const TRACE = join(ROOT, "bench/trace-imports.js");
 const SMALL = join(ROOT, "test/fixtures/examples/1-normal.jsonl");
 const TARGET = { render: 1.6, help: 1.3, pi: 0.75, sidecar: 0.02 };
@@ -64,10 +69,17 @@ function coldStart(progress) {
 			node: ["-e", "0"],
 			help: [CLI, "--help"],
 			render: [CLI, "render", SMALL, "--format", "llm"],
+			esm: [CLI_ESM, "render", SMALL, "--format", "llm"],
 		},
 		COLD_RUNS,
 	);
 	return { ...t, packages: packagesLoaded() };
+}
+
+/** Whether the CLI has `render --no-virtualize` (tool results kept whole, as pi keeps them). */
+function hasNoVirtualize() {
+	const help = spawnSync(process.execPath, [CLI, "render", "--help"], { encoding: "utf8" });
+	return help.stdout.includes("--no-virtualize");
 }
 
 /** The CLI vs pi's loader, as processes, on a scratch copy of `source` (pi may rewrite a file it migrates). */
@@ -76,9 +88,17 @@ function versusPi(name, source, progress) {
 	const copy = join(ROOT, "bench/out", `scratch-pi-${process.pid}-${basename(source)}`);
 	copyFileSync(source, copy);
 	try {
-		// Like for like: pi sends every tool result whole (bench/virtualize.js measures the stubs' cost).
-		const cli = [CLI, "render", copy, "--format", "llm", "--quiet", "--no-virtualize"];
-		const t = spawnMedians({ cli, ...(piInstalled() ? { pi: [PI_LOADER, copy] } : {}) }, LOG_RUNS);
+		const cli = [CLI, "render", copy, "--format", "llm", "--quiet"];
+		const t = spawnMedians(
+			{
+				cli,
+				...(hasNoVirtualize() ? { whole: [...cli, "--no-virtualize"] } : {}),
+				...(piInstalled() ? { pi: [PI_LOADER, copy] } : {}),
+				floor: [FLOOR, copy],
+				floorWrite: [FLOOR, copy, "--write"],
+			},
+			LOG_RUNS,
+		);
 		return { name, ...t };
 	} finally {
 		rmSync(copy, { force: true });
@@ -96,6 +116,11 @@ export async function runtimeBench({ linear10k, linear100k, progress }) {
 				["node -e 0", fmt(cold.node), "1.00x"],
 				["theway-context --help", fmt(cold.help), `${fmt(cold.help / cold.node, 2)}x`],
 				["render --format llm (small)", fmt(cold.render), `${fmt(cold.render / cold.node, 2)}x`],
+				[
+					"  the same, unbundled (dist/cli/bin.js)",
+					fmt(cold.esm),
+					`${fmt(cold.esm / cold.node, 2)}x`,
+				],
 			],
 		),
 	);
@@ -108,16 +133,20 @@ export async function runtimeBench({ linear10k, linear100k, progress }) {
 	];
 	const pis = logs.map(([name, path]) => versusPi(name, path, progress));
 	console.log(`\nThe CLI vs pi's own loader (processes, median of ${LOG_RUNS} runs)`);
+	const vsPi = (r, ms) => (r.pi === undefined ? "–" : `${fmt(ms / r.pi, 2)}x`);
+	const rows = [];
+	for (const r of pis) {
+		rows.push([r.name, "", ""]);
+		rows.push(["  CLI render --format llm", fmt(r.cli), vsPi(r, r.cli)]);
+		if (r.whole !== undefined)
+			rows.push(["  CLI … --no-virtualize", fmt(r.whole), vsPi(r, r.whole)]);
+		rows.push(["  pi's loader", fmt(r.pi), r.pi === undefined ? "–" : "1.00x"]);
+		rows.push(["  floor: node parses every line", fmt(r.floor), vsPi(r, r.floor)]);
+		rows.push(["  floor, and writes them as JSON", fmt(r.floorWrite), vsPi(r, r.floorWrite)]);
+	}
+	console.log(table(["log / process", "ms", "vs pi"], rows));
 	console.log(
-		table(
-			["log", "CLI render --format llm --no-virtualize", "pi loader", "CLI / pi"],
-			pis.map((r) => [
-				r.name,
-				`${fmt(r.cli)} ms`,
-				r.pi === undefined ? "–" : `${fmt(r.pi)} ms`,
-				r.pi === undefined ? "–" : `${fmt(r.cli / r.pi, 2)}x`,
-			]),
-		),
+		"(floors: bench/parse-floor.js, Node alone reading the file: no tree, no projection, no module of its own to load; the second writes every entry as JSON)",
 	);
 	if (!piInstalled()) {
 		console.log(`pi is not installed in ${PI_PREFIX}: run \`node bench/pi.js --install\`.`);
@@ -126,6 +155,8 @@ export async function runtimeBench({ linear10k, linear100k, progress }) {
 
 	const sidecar = await measureSidecar(linear100k, progress);
 	const realRow = pis.find((r) => r.name.startsWith("real"));
+	/** The projection pi makes: tool results whole, where the CLI can keep them so. */
+	const compared = (r) => r.whole ?? r.cli;
 	return [
 		verdict(
 			cold.render / cold.node <= TARGET.render,
@@ -138,11 +169,11 @@ export async function runtimeBench({ linear10k, linear100k, progress }) {
 			`${fmt(cold.help / cold.node, 2)}x (${fmt(cold.help)} ms)`,
 		),
 		verdict(
-			realRow?.pi === undefined ? undefined : realRow.cli / realRow.pi <= TARGET.pi,
-			`real pi log: CLI <= ${TARGET.pi}x pi's loader`,
+			realRow?.pi === undefined ? undefined : compared(realRow) / realRow.pi <= TARGET.pi,
+			`real pi log: CLI${realRow?.whole === undefined ? "" : " --no-virtualize"} <= ${TARGET.pi}x pi's loader`,
 			realRow?.pi === undefined
 				? "needs pi and a real log"
-				: `${fmt(realRow.cli / realRow.pi, 2)}x`,
+				: `${fmt(compared(realRow) / realRow.pi, 2)}x (${fmt(compared(realRow))} vs ${fmt(realRow.pi)} ms; the floor that writes: ${fmt(realRow.floorWrite / realRow.pi, 2)}x)`,
 		),
 		verdict(
 			sidecar && sidecar.append / sidecar.first <= TARGET.sidecar,

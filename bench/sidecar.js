@@ -20,7 +20,7 @@ const APPENDS = 20;
 
 /** A JSON-RPC client over the sidecar's stdio: `call(method, params)` → { reply, ms, bytes }. */
 function startSidecar() {
-	const child = spawn(process.execPath, [join(ROOT, "dist/cli/bin.js"), "serve", "--stdio"], {
+	const child = spawn(process.execPath, [join(ROOT, "dist/cli/bin.cjs"), "serve", "--stdio"], {
 		stdio: ["pipe", "pipe", "inherit"],
 	});
 	const waiting = [];

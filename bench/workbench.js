@@ -25,7 +25,7 @@ import { linear, OUT_DIR } from "./generate.js";
 import { fmt, median, table, timeRounds } from "./measure.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = join(ROOT, "dist/cli/bin.js");
+const BIN = join(ROOT, "dist/cli/bin.cjs");
 const SESSIONS = 1000;
 
 function progress(message) {

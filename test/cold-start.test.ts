@@ -17,8 +17,11 @@ import { TemplateRegistry } from "../src/templates/registry.js";
 import { writePrecompiledSets } from "../src/templates/write-precompiled.js";
 import { ROOT } from "./support/serve.js";
 import { tempDir } from "./support/temp.js";
+import { NEWEST } from "./support/template-sets.js";
 
 const BIN = join(ROOT, "dist/cli/bin.js");
+/** The command line as installed: the bundle of scripts/bundle-cli.js. */
+const BUNDLE = join(ROOT, "dist/cli/bin.cjs");
 const TRACE = join(ROOT, "test/support/trace-loaded.mjs");
 const SMALL = join(ROOT, "test/fixtures/examples/1-normal.jsonl");
 
@@ -42,6 +45,13 @@ beforeAll(() => {
 			{ cwd: ROOT },
 		);
 	}
+	let bundled = 0;
+	try {
+		bundled = statSync(BUNDLE).mtimeMs;
+	} catch {}
+	if (bundled < newest(join(ROOT, "src"))) {
+		execFileSync(process.execPath, [join(ROOT, "scripts/bundle-cli.js")], { cwd: ROOT });
+	}
 	const precompiled = join(ROOT, "templates/.compiled");
 	let compiled = 0;
 	try {
@@ -60,8 +70,11 @@ beforeAll(() => {
 }, 120_000);
 
 /** Runs the built CLI; returns its exit code and every file it loaded, relative to the package. */
-function loaded(args: string[]): { status: number | null; files: string[]; stderr: string } {
-	const child = spawnSync(process.execPath, ["--import", TRACE, BIN, ...args], {
+function loaded(
+	args: string[],
+	bin = BIN,
+): { status: number | null; files: string[]; stderr: string } {
+	const child = spawnSync(process.execPath, ["--import", TRACE, bin, ...args], {
 		encoding: "utf8",
 		cwd: ROOT,
 	});
@@ -104,7 +117,7 @@ describe("a cold process", () => {
 		const { status, files, stderr } = loaded(["render", SMALL, "--format", "llm"]);
 		expect(stderr).toBe("");
 		expect(status).toBe(0);
-		expect(files).toContain("templates/.compiled/v1.cjs");
+		expect(files).toContain(`templates/.compiled/${NEWEST}.cjs`);
 		expect(files).toContain("node_modules/handlebars/dist/handlebars.runtime.js");
 		expect(files.filter((f) => COMPILER.some((re) => re.test(f)))).toEqual([]);
 		expect(files.filter((f) => f.startsWith("dist/cli/") && f !== "dist/cli/bin.js")).toEqual([
@@ -112,6 +125,37 @@ describe("a cold process", () => {
 			"dist/cli/main.js",
 			"dist/cli/render.js",
 		]);
+	});
+
+	it("bundled, --help loads the entry and the error class alone", () => {
+		const { status, files } = loaded(["--help"], BUNDLE);
+		expect(status).toBe(0);
+		expect(files).toEqual(["dist/cli/bin.cjs", "dist/cli/errors.cjs"]);
+	});
+
+	it("bundled, render loads its own bundle, the precompiled sets and the Handlebars runtime", () => {
+		const { status, files, stderr } = loaded(["render", SMALL, "--format", "llm"], BUNDLE);
+		expect(stderr).toBe("");
+		expect(status).toBe(0);
+		expect(files).toEqual([
+			"dist/cli/bin.cjs",
+			"dist/cli/errors.cjs",
+			"dist/cli/render.cjs",
+			"node_modules/handlebars/dist/handlebars.runtime.js",
+			// Every fresh set is made ready, so any pin renders synchronously.
+			...[...readTemplateSets(join(ROOT, "templates")).keys()].map(
+				(v) => `templates/.compiled/${v}.cjs`,
+			),
+		]);
+	});
+
+	it("bundled, render with a folder of sources loads the compiler's packages", () => {
+		const templates = tempDir("theway-sources-");
+		cpSync(join(ROOT, "templates/v1"), join(templates, "v1"), { recursive: true });
+		cpSync(join(ROOT, "categories.yaml"), join(templates, "categories.yaml"));
+		const { status, files } = loaded(["render", SMALL, "--templates", templates], BUNDLE);
+		expect(status).toBe(0);
+		expect(packages(files)).toEqual(expect.arrayContaining(["gray-matter", "yaml", "zod"]));
 	});
 
 	it("render with a folder of sources compiles them in memory", () => {
@@ -161,6 +205,26 @@ describe("precompiled sets at run time", () => {
 		);
 		expect(readFileSync(module, "utf8")).toBe(text);
 		expect(readdirSync(join(root, ".compiled"))).toEqual(["v1.cjs"]);
+	});
+
+	it("one that records no texts (an earlier build) is checked by its fingerprint", async () => {
+		const { root, module } = folder();
+		const lines = readFileSync(module, "utf8").split("\n");
+		expect(lines.some((l) => l.startsWith("exports.sources = "))).toBe(true);
+		writeFileSync(module, lines.filter((l) => !l.startsWith("exports.sources = ")).join("\n"));
+		const before = compileCount;
+		const fresh = new TemplateRegistry(root, { precompiled: true });
+		await fresh.ready();
+		expect(fresh.get("v1").version).toBe("v1");
+		expect(compileCount).toBe(before);
+		const file = join(root, "v1/environment.hbs");
+		writeFileSync(file, `${readFileSync(file, "utf8")}\nStale no more.\n`);
+		const stale = new TemplateRegistry(root, { precompiled: true });
+		await stale.ready();
+		expect(stale.get("v1").fingerprint).toBe(
+			fingerprintOf(readTemplateSets(root).get("v1") as TemplateSetSource),
+		);
+		expect(compileCount).toBe(before + 1);
 	});
 
 	it("a missing one is compiled in memory, and none is written", async () => {

@@ -11,7 +11,6 @@ import { describe, expect, it } from "vitest";
 import { ContextError, ContextService } from "../src/index.js";
 import { readTemplateSets } from "../src/templates/load.js";
 import { loadPrecompiled, precompiledPath } from "../src/templates/precompiled.js";
-import { fingerprintOf } from "../src/templates/set.js";
 import { runCli } from "./support/cli.js";
 import { inProcess } from "./support/serve.js";
 import {
@@ -47,7 +46,7 @@ describe("the policy and the stub in a template set", () => {
 		expect(source?.templates.has(STUB_FILE.replace(/\.hbs$/, ""))).toBe(true);
 		const set = loadPrecompiled(
 			precompiledPath(root, NEWEST),
-			fingerprintOf(source as NonNullable<typeof source>),
+			source as NonNullable<typeof source>,
 		);
 		expect(set?.virtualize).toEqual(new ContextService().templateSet().virtualize);
 		expect(set?.virtualize?.threshold).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
 import { runMain } from "./main.js";
 
-await runMain();
+// Not awaited at the top level: this module is also bundled as CommonJS (dist/cli/bin.cjs).
+void runMain();

@@ -1,7 +1,8 @@
 /** `theway-context render`: a session log's context bundle, for people or programs. */
 import { resolve } from "node:path";
-import { writeText } from "../render/text.js";
-import { ContextService } from "../service.js";
+import { STDIN } from "../log/read.js";
+import { ContextService, type LoadOptions } from "../service.js";
+import { TemplateRegistry } from "../templates/registry.js";
 import {
 	branchOptions,
 	choiceOption,
@@ -60,17 +61,22 @@ export const renderCommand = defineCommand(
 	async ({ values, positionals }, io) => {
 		const session = oneSession(positionals, RENDER_USAGE);
 		const format = choiceOption(values.format, "format", ["text", "json", "llm"], RENDER_USAGE);
-		const service = new ContextService({
-			...templatesOption(values.templates, io),
-			strict: values.strict === true,
-		});
-		const bundle = await service.load(session === "-" ? session : resolve(io.cwd, session), {
+		// A one-off process: the file read with blocking reads (no round trips
+		// through the thread pool), once the sets it may render with are ready.
+		const registry = TemplateRegistry.for(templatesOption(values.templates, io).templates);
+		await registry.ready();
+		const service = new ContextService({ registry, strict: values.strict === true });
+		const options: LoadOptions = {
 			...branchOptions(values),
 			...(values["no-virtualize"] === true ? { virtualize: false } : {}),
 			...(values.tools === undefined ? {} : { tools: splitList(values.tools) }),
 			...(values.memory === undefined ? {} : { memory: values.memory }),
 			...(values.cwd === undefined ? {} : { cwd: values.cwd }),
-		});
+		};
+		const bundle =
+			session === STDIN
+				? await service.load(session, options)
+				: service.loadSync(resolve(io.cwd, session), options);
 		printWarnings(io, bundle.meta.diagnostics, values.quiet);
 		if (format === "json") {
 			printJson(
@@ -82,6 +88,7 @@ export const renderCommand = defineCommand(
 			const messages = service.convertToLlm(bundle);
 			printJson(io, { systemPrompt: bundle.systemPrompt, messages }, bundle.meta.file);
 		} else {
+			const { writeText } = await import("../render/text.js"); // text only
 			const set = service.templateSet(bundle.meta.templateVersion);
 			guardLength(
 				() => writeText(bundle, set, io.stdout, { full: values.full === true }),

@@ -7,6 +7,12 @@
  * deeper, the text goes on compact, since indenting every level of a value
  * nested 100,000 deep would take billions of spaces. A cycle prints as
  * `"[Circular]"`, and a value past `maxDepth` as {@link DEPTH_CUT}.
+ *
+ * Most values are neither deep nor cyclic: each container below the top two
+ * levels is first written by `JSON.stringify` whole (native, many times
+ * faster than walking it here), and walked here only when that fails (a
+ * cycle, a BigInt, a stack overflow, a string too long) or would differ (a
+ * value nested past `indentDepth`), and then so are all its descendants.
  */
 
 export interface JsonWriteOptions {
@@ -31,9 +37,13 @@ type Frame = {
 	value: object;
 	/** Entries written so far (a skipped object member writes nothing). */
 	written: number;
+	/** Written here item by item, and so are its descendants: `JSON.stringify` failed on it. */
+	walked: boolean;
 };
 
 const CHUNK = 1 << 16;
+/** Containers this deep or deeper are first tried with `JSON.stringify`. */
+const NATIVE_LEVEL = 2;
 
 /** Writes `value` as JSON text to `options.write`. */
 export function writeJson(value: unknown, options: JsonWriteOptions): void {
@@ -75,14 +85,61 @@ export function writeJson(value: unknown, options: JsonWriteOptions): void {
 			out(JSON.stringify(DEPTH_CUT));
 			return true;
 		}
+		const level = stack.length;
+		if (level >= NATIVE_LEVEL && !(stack[level - 1] as Frame).walked) {
+			const text = native(v, level);
+			if (text !== undefined) {
+				out(text);
+				return true;
+			}
+		}
 		const isArray = Array.isArray(v);
 		const items: Frame["items"] = isArray
 			? (v as unknown[]).map((x) => [undefined, x])
 			: Object.keys(v).map((k) => [k, (v as Record<string, unknown>)[k]]);
 		out(isArray ? "[" : "{");
-		stack.push({ items, next: 0, close: isArray ? "]" : "}", value: v, written: 0 });
+		stack.push({
+			items,
+			next: 0,
+			close: isArray ? "]" : "}",
+			value: v,
+			written: 0,
+			walked: level >= NATIVE_LEVEL,
+		});
 		onStack.add(v);
 		return true;
+	};
+
+	/**
+	 * The container `v`, `level` deep, as `JSON.stringify` writes it, if that
+	 * is what the walk would write too; else undefined. Nothing limits the
+	 * depth here (`maxDepth` is infinite), and JSON text holds no raw line
+	 * break but between items, so indentation shows how deep `v` goes.
+	 */
+	const native = (v: object, level: number): string | undefined => {
+		if (maxDepth !== Number.POSITIVE_INFINITY) return undefined;
+		if (typeof (v as { toJSON?: unknown }).toJSON === "function") return undefined;
+		const compact = !pretty(level + 1);
+		// Pretty, `v` goes in as deep as it is, inside `level` one-item arrays: its
+		// lines come out indented as they are here, and the arrays are cut off.
+		let wrapped: unknown = v;
+		for (let d = 0; d < level && !compact; d++) wrapped = [wrapped];
+		let text: string;
+		try {
+			text = compact ? JSON.stringify(v) : JSON.stringify(wrapped, null, indent);
+		} catch {
+			return undefined; // a cycle, a BigInt, too deep for the stack, too long for a string
+		}
+		if (compact) return text;
+		// Items of a container d deep are indented d + 1 levels: none past indentDepth.
+		if (text.includes(`\n${" ".repeat(indent * indentDepth + 1)}`)) return undefined;
+		let head = 0; // "[\n" and the next level's indentation, per array
+		let tail = 0; // "\n", the indentation and "]", per array
+		for (let d = 0; d < level; d++) {
+			head += 2 + indent * (d + 1);
+			tail += 2 + indent * d;
+		}
+		return text.slice(head, text.length - tail);
 	};
 
 	start(value, "", true);

@@ -27,6 +27,7 @@ import {
 	STUB,
 	type TemplateSet,
 	type TemplateSetSource,
+	textsOf,
 } from "./set.js";
 import { checkSkeleton } from "./skeleton.js";
 import { typecheckTemplates } from "./typecheck.js";
@@ -205,8 +206,9 @@ export function compileTemplateSet(source: TemplateSetSource): TemplateSet {
 
 /**
  * Checks `source` and returns the text of its precompiled module: the set's
- * plain data and, per template, the code Handlebars' `precompile` produced
- * (loaded by `precompiled.ts` with the Handlebars runtime alone).
+ * plain data, per template the code Handlebars' `precompile` produced, and
+ * the texts it was built from (loaded by `precompiled.ts` with the
+ * Handlebars runtime alone, if the sources still hold those texts).
  */
 export function precompileTemplateSet(source: TemplateSetSource): string {
 	const { files, categories } = checkTemplateSet(source);
@@ -221,6 +223,7 @@ export function precompileTemplateSet(source: TemplateSetSource): string {
 		"exports.templates = {",
 		...specs,
 		"};",
+		`exports.sources = ${JSON.stringify(textsOf(source))};`,
 		"",
 	].join("\n");
 }

@@ -4,12 +4,22 @@
  * plain data and, per template, the code Handlebars' `precompile` produced.
  * This module loads it with the Handlebars *runtime* only, which has no
  * compiler: nothing is compiled, parsed or validated on the render path. A
- * module whose fingerprint no longer matches the sources is ignored.
+ * module built from other texts than the sources hold now is ignored: it
+ * records the texts it was built from, compared as they are (a module that
+ * records none is compared by fingerprint, which needs a hash).
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Handlebars from "handlebars";
-import { assembleSet, type SetMeta, type TemplateSet } from "./set.js";
+import {
+	assembleSet,
+	fingerprintOf,
+	hasTexts,
+	type SetMeta,
+	type SetTexts,
+	type TemplateSet,
+	type TemplateSetSource,
+} from "./set.js";
 
 const require = createRequire(import.meta.url);
 let runtime: typeof Handlebars | undefined;
@@ -26,13 +36,15 @@ export function precompiledPath(root: string, version: string): string {
 export interface PrecompiledSet {
 	meta: SetMeta;
 	templates: Record<string, Parameters<typeof Handlebars.template>[0]>;
+	/** The texts the set was built from (absent in a module of an earlier build). */
+	sources?: SetTexts;
 }
 
 /**
  * The precompiled set at `path`, if there is one and it was built from
- * exactly these sources (same fingerprint); otherwise undefined.
+ * exactly these sources; otherwise undefined.
  */
-export function loadPrecompiled(path: string, fingerprint: string): TemplateSet | undefined {
+export function loadPrecompiled(path: string, source: TemplateSetSource): TemplateSet | undefined {
 	let module: PrecompiledSet;
 	try {
 		delete require.cache[path]; // a rebuilt module must be read again
@@ -41,7 +53,11 @@ export function loadPrecompiled(path: string, fingerprint: string): TemplateSet 
 		if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") return undefined;
 		throw error;
 	}
-	if (module.meta?.fingerprint !== fingerprint) return undefined;
+	const fresh =
+		module.sources === undefined
+			? module.meta?.fingerprint === fingerprintOf(source)
+			: hasTexts(source, module.sources);
+	if (!fresh) return undefined;
 	runtime ??= require("handlebars/dist/handlebars.runtime.js") as typeof Handlebars;
 	const env = runtime.create();
 	const fns = new Map<string, Handlebars.TemplateDelegate>();

@@ -13,7 +13,7 @@ import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
 import { DEFAULT_TEMPLATES_DIR, readTemplateSets } from "./load.js";
 import { loadPrecompiled, precompiledPath } from "./precompiled.js";
-import { fingerprintOf, type TemplateSet, type TemplateSetSource } from "./set.js";
+import type { TemplateSet, TemplateSetSource } from "./set.js";
 
 /** Compiles a set from its sources (`compileTemplateSet`, once `compile.ts` is loaded). */
 export type Compiler = (source: TemplateSetSource) => TemplateSet;
@@ -102,7 +102,7 @@ export class TemplateRegistry {
 	/** The precompiled set `version`, when allowed here and built from exactly `source`. */
 	private loadFresh(version: string, source: TemplateSetSource): TemplateSet | undefined {
 		if (!this.precompiled) return undefined;
-		return loadPrecompiled(precompiledPath(this.dir, version), fingerprintOf(source));
+		return loadPrecompiled(precompiledPath(this.dir, version), source);
 	}
 
 	private read(): Map<string, TemplateSetSource> {

@@ -5,7 +5,8 @@
  * compiler nor the schemas (`compile.ts` does that work, when a set must be
  * compiled from its sources).
  */
-import { createHash } from "node:crypto";
+import type * as Crypto from "node:crypto";
+import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
 import type { z } from "zod";
 import type { ToolResultStubView, VirtualizePolicy } from "../render/virtualize.js";
@@ -96,8 +97,37 @@ export function assembleSet(
 	};
 }
 
+/** The texts a set was compiled from, as its precompiled module records them. */
+export interface SetTexts {
+	templates: Record<string, string>;
+	categories: string;
+}
+
+/** The texts of `source`, to record beside what was compiled from them. */
+export function textsOf(source: TemplateSetSource): SetTexts {
+	const templates: Record<string, string> = {};
+	for (const [name, t] of source.templates) templates[name] = t.text;
+	return { templates, categories: source.categories.text };
+}
+
+/**
+ * Whether `source` holds exactly the recorded texts: the same template names,
+ * each with the same text, and the same categories. Exact, and cheaper than
+ * hashing them (no hash module to load on the render path).
+ */
+export function hasTexts(source: TemplateSetSource, texts: SetTexts): boolean {
+	if (texts.categories !== source.categories.text) return false;
+	const names = Object.keys(texts.templates);
+	if (names.length !== source.templates.size) return false;
+	return names.every((name) => source.templates.get(name)?.text === texts.templates[name]);
+}
+
+const require = createRequire(import.meta.url);
+
 /** SHA-256 over the set's files, sorted by name, and its categories. */
 export function fingerprintOf(source: TemplateSetSource): string {
+	// Loaded here, not above: the render path of a precompiled set never hashes.
+	const { createHash } = require("node:crypto") as typeof Crypto;
 	const hash = createHash("sha256");
 	for (const name of [...source.templates.keys()].sort()) {
 		hash.update(`${name}\0${source.templates.get(name)?.text}\0`);

@@ -1,0 +1,92 @@
+/**
+ * Bundles the command line's runtime path (`npm run build`, after tsc): the
+ * compiled modules of `dist/` that a command loads, joined into CommonJS
+ * files beside them, so that a cold process reads and compiles a few files
+ * instead of ~50 ES modules (the ES module loader's per-module cost was
+ * most of what a cold `render` spent above Node's own start).
+ *
+ *  - `dist/cli/bin.cjs`: the entry (`bin` of package.json): argument
+ *    dispatch and the error class, nothing else;
+ *  - `dist/cli/<command>.cjs`: one per command, loaded by the entry when
+ *    that command runs;
+ *  - `dist/cli/errors.cjs`: the error class, shared by all of them (an error
+ *    thrown by a command must be an instance of the class the entry checks).
+ *
+ * Packages stay outside (required from node_modules, each only when a
+ * module that needs it first runs), and so does the library's ES module
+ * build (`dist/index.js`), which this leaves as tsc wrote it. Every output
+ * sits in `dist/cli/`, two levels under the package, as `dist/cli/*.js`
+ * does: paths the modules derive from their own location still hold.
+ * Usage: node scripts/bundle-cli.js
+ */
+import { readFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const CLI = join(ROOT, "dist/cli");
+const ERRORS = join(ROOT, "dist/errors.js");
+/** The commands `main.ts` imports lazily, each bundled on its own. */
+const COMMANDS = ["render", "build", "serve", "inspect", "preview", "diff"];
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+const PACKAGES = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
+
+/** The .cjs file that stands for a bundled module of dist/, by its path. */
+const OUTPUTS = new Map([
+	[ERRORS, "./errors.cjs"],
+	...COMMANDS.map((c) => [join(CLI, `${c}.js`), `./${c}.cjs`]),
+]);
+
+/**
+ * Imports of another output's module become requires of that output; every
+ * package stays a require of the package.
+ */
+const split = {
+	name: "split",
+	setup(b) {
+		b.onResolve({ filter: /.*/ }, (args) => {
+			if (args.kind === "entry-point") return undefined;
+			if (PACKAGES.some((p) => args.path === p || args.path.startsWith(`${p}/`))) {
+				return { path: args.path, external: true };
+			}
+			if (!args.path.startsWith(".")) return undefined;
+			const target = resolve(args.resolveDir, args.path);
+			const output = OUTPUTS.get(target);
+			if (output === undefined || target === args.importer) return undefined;
+			return { path: output, external: true };
+		});
+	},
+};
+
+/** import.meta.url, which CommonJS lacks, from the bundle's own file name. */
+const META_URL = "__bundle_import_meta_url";
+
+export async function bundleCli() {
+	const entries = [
+		{ in: join(CLI, "bin.js"), out: "bin" },
+		{ in: ERRORS, out: "errors" },
+		...COMMANDS.map((c) => ({ in: join(CLI, `${c}.js`), out: c })),
+	];
+	await build({
+		entryPoints: entries,
+		outdir: CLI,
+		outExtension: { ".js": ".cjs" },
+		bundle: true,
+		platform: "node",
+		format: "cjs",
+		target: "node20",
+		// Dynamic import() of another output becomes require(): no ES module loader at all.
+		supported: { "dynamic-import": false },
+		define: { "import.meta.url": META_URL },
+		banner: { js: `"use strict";\nconst ${META_URL} = require("node:url").pathToFileURL(__filename).href;` },
+		plugins: [split],
+		logLevel: "warning",
+		legalComments: "none",
+	});
+	return entries.map((e) => join(CLI, `${e.out}.cjs`));
+}
+
+if (process.argv[1] !== undefined && basename(process.argv[1]) === "bundle-cli.js") {
+	for (const file of await bundleCli()) console.log("bundled", file);
+}
