@@ -66,7 +66,7 @@ export function loadTokenizerSync(name: TokenizerName = "o200k"): Tokenizer {
 			name,
 			label: LABELS[name],
 			exact: true,
-			count: (text) => countTokens(text, plain),
+			count: (text) => countInPieces(text, (piece) => countTokens(piece, plain)),
 		};
 	}
 	loaded.set(name, tokenizer);
@@ -76,4 +76,41 @@ export function loadTokenizerSync(name: TokenizerName = "o200k"): Tokenizer {
 /** {@link loadTokenizerSync}, for callers that would rather not block. */
 export async function loadTokenizer(name: TokenizerName = "o200k"): Promise<Tokenizer> {
 	return loadTokenizerSync(name);
+}
+
+/** Texts up to this long are counted whole. */
+const PIECE = 4096;
+
+/**
+ * `count` over `text` in pieces of at most {@link PIECE} characters. The
+ * encoder's merge step is quadratic in the length of one pre-token, so a long
+ * run of one character (a progress bar, padding, a hex dump) would take
+ * minutes whole. A piece ends before a single space that follows a letter
+ * or digit, where the encoder's pre-tokenizer splits too, so the sum equals
+ * the whole count; only a run of more than {@link PIECE} characters without
+ * such a break is cut inside, which can count a token or two more per cut.
+ */
+export function countInPieces(text: string, count: (piece: string) => number): number {
+	if (text.length <= PIECE) return count(text);
+	let total = 0;
+	let start = 0;
+	while (text.length - start > PIECE) {
+		let end = start + PIECE;
+		while (end > start + PIECE / 4 && !isBreak(text, end)) end--;
+		if (end <= start + PIECE / 4) {
+			end = start + PIECE;
+			const c = text.charCodeAt(end);
+			if (c >= 0xdc00 && c <= 0xdfff) end--; // never split a surrogate pair
+		}
+		total += count(text.slice(start, end));
+		start = end;
+	}
+	return total + count(text.slice(start));
+}
+
+/** A single space at `i`, after a letter or digit and before a character that is not white space. */
+function isBreak(text: string, i: number): boolean {
+	return (
+		text[i] === " " && /[\p{L}\p{N}]/u.test(text[i - 1] ?? "") && !/\s/.test(text[i + 1] ?? " ")
+	);
 }
