@@ -62,7 +62,8 @@ export type ErrorCode =
 	| "first_kept_not_on_branch"
 	| "summary_cut"
 	| "lock_stale"
-	| "ignored_folder";
+	| "ignored_folder"
+	| "no_fixtures";
 
 /** A finding that does not stop the run (or, with severity "error", one of many collected). */
 export interface Diagnostic extends Location {

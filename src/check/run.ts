@@ -124,7 +124,18 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 			]);
 	}
 	const matching = fixtures.filter((r) => r.status === "ok").length;
-	reporter.info(`${matching} of ${fixtures.length} fixtures match their snapshots`);
+	if (fixtures.length === 0) {
+		reporter.diagnostic({
+			severity: "warning",
+			code: "no_fixtures",
+			message: "no fixture sessions (.jsonl) here: no rendering was checked against a snapshot",
+			file: options.fixtures,
+		});
+	}
+	const written = fixtures.filter((r) => r.status === "written").length;
+	reporter.info(
+		`${matching} of ${fixtures.length} fixtures match their snapshots${written > 0 ? `; ${written} rewritten` : ""}`,
+	);
 	report(
 		checkBudgets(
 			templates,

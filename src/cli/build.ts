@@ -1,8 +1,9 @@
 /** `theway-context build`: the build step (`src/check/`), printed for people. */
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type CheckOptions, runCheck } from "../check/run.js";
 import { type WatchRun, watchCheck } from "../check/watch.js";
-import { formatDiagnostic } from "../errors.js";
+import { ContextError, formatDiagnostic } from "../errors.js";
 import { escapeControl } from "../render/terminal.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { defineCommand, HELP_OPTION, type Io, printDiagnostic, templatesOption } from "./io.js";
@@ -44,6 +45,10 @@ export const buildCommand = defineCommand(OPTIONS, BUILD_USAGE, async ({ values 
 		readme: resolve(io.cwd, values.readme ?? "README.md"),
 		update: values.update === true,
 	};
+	if (values.fixtures !== undefined && !existsSync(options.fixtures)) {
+		// A typo must not turn the check into one that checks nothing.
+		throw new ContextError("io", "fixtures folder not found", { file: options.fixtures });
+	}
 	if (values.watch === true) return watchCommand(options, io);
 	const { errors } = runCheck(options, {
 		info: (text) => io.stdout(`${escapeControl(text)}\n`),

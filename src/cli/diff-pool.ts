@@ -28,7 +28,7 @@ export async function compareAll(
 	const results: SessionDiff[] = new Array(files.length);
 	if (jobs <= 1 || files.length < 2 || !workersAvailable()) {
 		const comparer = new Comparer(init, loadTokenizerSync(init.tokenizer), {
-			lenient: init.lenient,
+			strict: init.strict,
 		});
 		files.forEach((file, i) => {
 			results[i] = comparer.compare(file);

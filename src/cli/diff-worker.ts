@@ -10,11 +10,11 @@ export interface WorkerInit {
 	from: Side;
 	to: Side;
 	tokenizer: TokenizerName;
-	lenient: boolean;
+	strict: boolean;
 }
 
 const init = workerData as WorkerInit;
-const comparer = new Comparer(init, loadTokenizerSync(init.tokenizer), { lenient: init.lenient });
+const comparer = new Comparer(init, loadTokenizerSync(init.tokenizer), { strict: init.strict });
 parentPort?.on("message", (job: { index: number; file: string }) => {
 	parentPort?.postMessage({ index: job.index, result: comparer.compare(job.file) });
 });

@@ -28,7 +28,10 @@ Options:
   --exit-code              exit 1 when anything changed, as git diff --exit-code
   --tokenizer NAME         o200k (default), cl100k or chars
   --jobs N                 worker threads (default: one per core)
-  --lenient                skip damaged lines
+  --strict                 refuse damaged input with a located error (by default,
+                           damaged lines are skipped and repairs made, each one
+                           listed on stderr, as pi reads them)
+  --lenient                the default (kept as an alias)
   -h, --help               this help
 
 Exit codes: 0 done (and, with --exit-code, nothing changed), 1 a session failed
@@ -43,6 +46,7 @@ const OPTIONS = {
 	"exit-code": { type: "boolean" },
 	tokenizer: { type: "string" },
 	jobs: { type: "string" },
+	strict: { type: "boolean" },
 	lenient: { type: "boolean" },
 	...HELP_OPTION,
 } as const;
@@ -71,7 +75,7 @@ export const diffCommand = defineCommand(
 				: undefined;
 		const results = await compareAll(
 			files,
-			{ from, to, tokenizer, lenient: values.lenient === true },
+			{ from, to, tokenizer, strict: values.strict === true },
 			jobs,
 			progress,
 		);

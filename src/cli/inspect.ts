@@ -26,7 +26,10 @@ Options:
   --leaf ID                end the branch at entry ID instead of the latest entry
   --templates DIR          the templates folder (default: the bundled templates/)
   --template-version V     measure with template set V, whatever the session pins
-  --lenient                skip damaged lines (each one listed on stderr)
+  --strict                 refuse damaged input with a located error (by default,
+                           damaged lines are skipped and repairs made, each one
+                           listed on stderr, as pi reads them)
+  --lenient                the default (kept as an alias)
   --quiet                  do not print warnings
   -h, --help               this help
 `;
@@ -47,7 +50,7 @@ export const inspectCommand = defineCommand(
 		const tokenizer = await loadTokenizer(name);
 		const target = measuringService({
 			...templatesOption(values.templates, io),
-			lenient: values.lenient === true,
+			strict: values.strict === true,
 		});
 		const { bundle, size } = measureLoaded(
 			target,

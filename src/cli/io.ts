@@ -29,6 +29,7 @@ export const SESSION_OPTIONS = {
 	leaf: { type: "string" },
 	templates: { type: "string" },
 	"template-version": { type: "string" },
+	strict: { type: "boolean" },
 	lenient: { type: "boolean" },
 	quiet: { type: "boolean" },
 	...HELP_OPTION,

@@ -49,7 +49,6 @@ const OPTIONS = {
 	tools: { type: "string" },
 	memory: { type: "string" },
 	cwd: { type: "string" },
-	strict: { type: "boolean" },
 	full: { type: "boolean" },
 	"no-virtualize": { type: "boolean" },
 	...SESSION_OPTIONS,

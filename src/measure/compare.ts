@@ -61,13 +61,13 @@ export class Comparer {
 	constructor(
 		private readonly sides: { from: Side; to: Side },
 		private readonly tokenizer: Tokenizer,
-		options: { lenient?: boolean; leaf?: string } = {},
+		options: { strict?: boolean; leaf?: string } = {},
 	) {
 		const service = (side: Side) =>
 			new ContextService({
 				registry: new TemplateRegistry(side.templates),
 				maxOpenSessions: 1,
-				...(options.lenient === undefined ? {} : { lenient: options.lenient }),
+				...(options.strict === undefined ? {} : { strict: options.strict }),
 			});
 		this.from = service(sides.from);
 		this.to = service(sides.to);

@@ -57,7 +57,7 @@ export interface MeasuredSession {
 }
 
 /** A service whose loads can be measured with {@link measureLoaded}. */
-export function measuringService(options: { templates?: string; lenient?: boolean } = {}): {
+export function measuringService(options: { templates?: string; strict?: boolean } = {}): {
 	service: ContextService;
 	registry: ViewRecordingRegistry;
 } {
@@ -65,7 +65,7 @@ export function measuringService(options: { templates?: string; lenient?: boolea
 	const registry = new ViewRecordingRegistry(dir);
 	const service = new ContextService({
 		registry,
-		...(options.lenient === undefined ? {} : { lenient: options.lenient }),
+		...(options.strict === undefined ? {} : { strict: options.strict }),
 	});
 	return { service, registry };
 }
