@@ -60,6 +60,26 @@ let open: Watcher | undefined;
 afterEach(() => open?.close());
 
 describe("build --watch", () => {
+	it("sees every save of a file an editor replaces by renaming a new one over it", async () => {
+		const options = project();
+		const { watcher, next } = start(options);
+		open = watcher;
+		await next();
+		const env = join(options.templates, "v1/environment.hbs");
+		const text = readFileSync(env, "utf8");
+		const save = (content: string) => {
+			writeFileSync(`${env}.tmp`, content);
+			renameSync(`${env}.tmp`, env);
+		};
+		save(text.replace("{{environment.cwd}}", "{{environment.cdw}}"));
+		const broken = await next();
+		expect(errorsOf(broken).map((d) => d.code)).toContain("template_type");
+		save(text); // the second save replaces the file the first one made
+		const fixed = await next();
+		expect(errorsOf(fixed)).toEqual([]);
+		expect(fixed.changed.some((f) => f.endsWith("environment.hbs"))).toBe(true);
+	});
+
 	it("runs at start, then after each save; a template error is reported and the watch goes on", async () => {
 		const options = project();
 		const { watcher, next } = start(options);

@@ -6,8 +6,8 @@
  * only {@link Watcher.close} ends it. What the build writes itself (the
  * precompiled sets) does not start a run.
  */
-import { existsSync, type FSWatcher, watch } from "node:fs";
-import { basename, dirname } from "node:path";
+import { existsSync, type FSWatcher, readdirSync, watch } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
 import { type CheckOptions, type CheckResult, runCheck } from "./run.js";
 
@@ -76,20 +76,25 @@ export function watchCheck(
 		timer = setTimeout(run, debounce);
 	};
 
+	// Folders are watched one by one, not recursively: on Linux a recursive
+	// watch holds each file's inode and loses a file an editor saves by
+	// renaming a new one over it; the folder sees every such rename.
 	const watchers: FSWatcher[] = [];
-	const add = (dir: string, recursive: boolean, accept: (name: string) => boolean) => {
+	const add = (dir: string, accept: (name: string) => boolean) => {
 		if (!existsSync(dir)) return;
-		const w = watch(dir, { recursive }, (_event, name) => {
+		const w = watch(dir, (_event, name) => {
 			const file = name === null ? dir : `${dir}/${name}`;
 			if (name === null || accept(name.toString())) schedule(file);
 		});
 		w.on("error", () => {}); // a watched folder that goes away stops its watcher, not the watch
 		watchers.push(w);
 	};
-	const own = (name: string) => !name.split(/[\\/]/).some((part) => part === ".compiled");
-	add(options.templates, true, own);
-	add(dirname(options.templates), false, (name) => basename(name) === "categories.yaml");
-	add(options.fixtures, true, (name) => name.endsWith(".jsonl"));
+	const own = (name: string) => name !== ".compiled";
+	for (const dir of folders(options.templates, own)) add(dir, own);
+	add(dirname(options.templates), (name) => basename(name) === "categories.yaml");
+	for (const dir of folders(options.fixtures, () => true)) {
+		add(dir, (name) => name.endsWith(".jsonl") || !name.includes("."));
+	}
 
 	timer = setTimeout(run, 0);
 	return {
@@ -99,4 +104,22 @@ export function watchCheck(
 			for (const w of watchers) w.close();
 		},
 	};
+}
+
+/** `dir` and every folder below it whose name `keep` accepts (none below a refused one). */
+function folders(dir: string, keep: (name: string) => boolean): string[] {
+	const out: string[] = [];
+	const stack = existsSync(dir) ? [dir] : [];
+	while (stack.length > 0) {
+		const d = stack.pop() as string;
+		out.push(d);
+		try {
+			for (const e of readdirSync(d, { withFileTypes: true })) {
+				if (e.isDirectory() && keep(e.name)) stack.push(join(d, e.name));
+			}
+		} catch {
+			// unreadable: watched itself, nothing below
+		}
+	}
+	return out;
 }
