@@ -61,6 +61,8 @@ describe("the checker agrees with Handlebars", () => {
 	it.each([
 		['{{"hello"}}', "throws"],
 		["{{'hello'}}", "throws"],
+		// `#with this` pushes no context in Handlebars: `../` then reaches past the root.
+		["{{#with this}}{{code ../s}}{{/with}}", "throws"],
 		["{{1}}", "throws"],
 		["{{1.5}}", "throws"],
 		["{{-1}}", "throws"],

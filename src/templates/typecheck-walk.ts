@@ -184,7 +184,14 @@ export class Checker {
 		for (const [i, p] of (b.program?.blockParams ?? []).entries()) {
 			params.set(p, frames[i] ?? value([ANY]));
 		}
-		const stack = [...scope.stack, frames[0] ?? value([ANY])];
+		// Handlebars pushes a context only when it is another object: under
+		// `#with this` a `../` still names the outer context of the block.
+		const same =
+			name === "with" &&
+			arg?.type === "PathExpression" &&
+			(arg as Path).depth === 0 &&
+			(arg as Path).parts.length === 0;
+		const stack = same ? scope.stack : [...scope.stack, frames[0] ?? value([ANY])];
 		const eachDepth = scope.eachDepth + (name === "each" ? 1 : 0);
 		this.program(b.program, { ...guarded, stack, params, eachDepth });
 		this.program(b.inverse, scope);
