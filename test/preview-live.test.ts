@@ -15,12 +15,12 @@ import type {
 	RenderedView,
 	SessionsPayload,
 	SetsPayload,
-	ViewPayload,
 } from "../src/preview/protocol.js";
 import { type PreviewServer, startPreview } from "../src/preview/server.js";
 import {
 	brokenTemplate,
 	eventually,
+	getView,
 	MISSING_FIELD,
 	NEWEST,
 	rawGet,
@@ -38,11 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function view(session: string, set = ""): Promise<{ status: number; view: ViewPayload }> {
-	const query = new URLSearchParams({ session, set });
-	const reply = await rawGet(server.port, `/api/view?${query}`);
-	return { status: reply.status, view: JSON.parse(reply.body) as ViewPayload };
-}
+const view = (session: string, set = "") => getView(server.port, session, set);
 
 describe("rendering", () => {
 	it("lists the sessions a page at a time, filtered", async () => {

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { ContextError } from "../src/errors.js";
-import type { FailedView, ViewPayload } from "../src/preview/protocol.js";
+import type { FailedView } from "../src/preview/protocol.js";
 import { type PreviewServer, startPreview } from "../src/preview/server.js";
-import { rawGet, scratch } from "./support/preview.js";
+import { getView, rawGet, scratch } from "./support/preview.js";
 
 let server: PreviewServer;
 let paths: { root: string; sessions: string; templates: string };
@@ -23,11 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function view(session: string, set = ""): Promise<{ status: number; view: ViewPayload }> {
-	const query = new URLSearchParams({ session, set });
-	const reply = await rawGet(server.port, `/api/view?${query}`);
-	return { status: reply.status, view: JSON.parse(reply.body) as ViewPayload };
-}
+const view = (session: string, set = "") => getView(server.port, session, set);
 
 describe("who may ask", () => {
 	it("binds 127.0.0.1 and prints its URL with the port it got", () => {

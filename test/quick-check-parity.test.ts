@@ -14,6 +14,8 @@ import { ENTRY_KEYS, INNER_KEYS } from "./support/entry-lines.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500) * 4;
 const schemas = logSchemas();
+/** The entry types the schema itself knows (not the reader's own list). */
+const KNOWN_TYPES: string[] = schemas.KnownEntry.options.map((o) => o.shape.type.value);
 
 const base = { id: "e1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z" };
 const VALID: Record<string, unknown>[] = [
@@ -134,17 +136,6 @@ const mutated = fc
 
 /** What the schemas decide, the way the reader applies them. */
 function schemaAccepts(v: Record<string, unknown>): boolean {
-	const known = [
-		"message",
-		"compaction",
-		"branch_summary",
-		"custom_message",
-		"custom",
-		"model_change",
-		"thinking_level_change",
-		"label",
-		"session_info",
-	];
 	const message = v.message;
 	const unknownRole =
 		v.type === "message" &&
@@ -154,7 +145,7 @@ function schemaAccepts(v: Record<string, unknown>): boolean {
 		!["user", "assistant", "toolResult", "bashExecution", "custom"].includes(
 			(message as { role: string }).role,
 		);
-	if (typeof v.type !== "string" || !known.includes(v.type) || unknownRole) {
+	if (typeof v.type !== "string" || !KNOWN_TYPES.includes(v.type) || unknownRole) {
 		return schemas.UnknownEntry.safeParse(v).success;
 	}
 	if (!schemas.KnownEntry.safeParse(v).success) return false;

@@ -15,7 +15,6 @@ import { asText, contentOf } from "../measure/content.js";
 import type { ContextBundle } from "../service.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet } from "../templates/compile.js";
-import { jsonText } from "./json-writer.js";
 import { bundleConverter } from "./stubs.js";
 import { escapeControl, escapeLine } from "./terminal.js";
 

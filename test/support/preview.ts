@@ -2,6 +2,7 @@
 import { cpSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
+import type { ViewPayload } from "../../src/preview/protocol.js";
 import { tempDir } from "./temp.js";
 import { BUNDLED_SET, editLastLine, NEWEST, ROOT } from "./template-sets.js";
 
@@ -78,4 +79,15 @@ export const MISSING_FIELD = "noSuchField";
 export function brokenTemplate(text: string): { text: string; line: number } {
 	const body = text.endsWith("\n") ? text : `${text}\n`;
 	return { text: `${body}{{${MISSING_FIELD}}}\n`, line: body.split("\n").length };
+}
+
+/** The server's view of `session` rendered with `set` ("" for the session's own). */
+export async function getView(
+	port: number,
+	session: string,
+	set = "",
+): Promise<{ status: number; view: ViewPayload }> {
+	const query = new URLSearchParams({ session, set });
+	const reply = await rawGet(port, `/api/view?${query}`);
+	return { status: reply.status, view: JSON.parse(reply.body) as ViewPayload };
 }
