@@ -107,6 +107,7 @@ describe("a cold process", () => {
 		expect(status).toBe(0);
 		expect(files.filter((f) => f.startsWith("dist/"))).toEqual([
 			"dist/cli/bin.js",
+			"dist/cli/code-cache.js",
 			"dist/cli/main.js",
 			"dist/errors.js",
 		]);
@@ -121,6 +122,7 @@ describe("a cold process", () => {
 		expect(files).toContain("node_modules/handlebars/dist/handlebars.runtime.js");
 		expect(files.filter((f) => COMPILER.some((re) => re.test(f)))).toEqual([]);
 		expect(files.filter((f) => f.startsWith("dist/cli/") && f !== "dist/cli/bin.js")).toEqual([
+			"dist/cli/code-cache.js",
 			"dist/cli/io.js",
 			"dist/cli/main.js",
 			"dist/cli/render.js",

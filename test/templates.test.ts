@@ -5,10 +5,11 @@
  */
 import { cpSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ContextError, type Diagnostic } from "../src/index.js";
 import { compileTemplateSet } from "../src/templates/compile.js";
-import { readTemplateSets } from "../src/templates/load.js";
+import { compareVersions, readTemplateSets } from "../src/templates/load.js";
 import { TemplateRegistry } from "../src/templates/registry.js";
 import { editLastLine, templateSet } from "./support/template-sets.js";
 
@@ -221,5 +222,24 @@ describe("set folders", () => {
 		cpSync(join(dir, "v1"), join(dir, "v9"), { recursive: true });
 		cpSync(join(dir, "v1"), join(dir, "v10"), { recursive: true });
 		expect([...readTemplateSets(dir).keys()]).toEqual(["v1", "v9", "v10"]);
+	});
+});
+
+describe("set versions order", () => {
+	it("orders digit runs as numbers, as a numeric collation does, for any set folder names", () => {
+		const name = fc
+			.tuple(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.nat({ max: 3 }))
+			.map(([n, zeros]) => `v${"0".repeat(zeros)}${n}`);
+		fc.assert(
+			fc.property(name, name, (a, b) => {
+				const expected = Math.sign(a.localeCompare(b, "en", { numeric: true }));
+				// The collation calls v007 and v7 equal; any order of the two is fine, but a fixed one.
+				if (expected === 0) expect(compareVersions(a, b)).toBe(-compareVersions(b, a));
+				else expect(Math.sign(compareVersions(a, b))).toBe(expected);
+			}),
+		);
+		expect(
+			["v10", "v2", "v1", "v100000000000000000001", "v100000000000000000000"].sort(compareVersions),
+		).toEqual(["v1", "v2", "v10", "v100000000000000000000", "v100000000000000000001"]);
 	});
 });

@@ -5,8 +5,8 @@
  */
 import { ContextError } from "../errors.js";
 import type { TemplateSet } from "../templates/set.js";
-import { fold } from "../view/fold.js";
-import { SECTIONS, tagPattern } from "../view/reserved.js";
+import { foldForMatch } from "../view/fold.js";
+import { foldedPattern, matchFolded, SECTIONS, tagPattern } from "../view/reserved.js";
 import type { SystemView } from "../view/schema.js";
 
 /**
@@ -14,7 +14,7 @@ import type { SystemView } from "../view/schema.js";
  * zero-width characters, case and spacing included. Up to its `>` when it
  * has one before the next `<` or line end (so the scan stays linear).
  */
-const TAG = new RegExp(`${tagPattern(SECTIONS)}(?:[^<>\\n]*>)?`, "g");
+const TAG = foldedPattern((ascii) => `${tagPattern(SECTIONS, ascii)}(?:[^<>\\n]*>)?`);
 
 /** Renders the system prompt of `view` with `set`, sections guaranteed in order. */
 export function renderSystemPrompt(set: TemplateSet, view: SystemView): string {
@@ -33,8 +33,8 @@ export function assertSections(text: string, lineage: boolean, version = "?"): v
 		`<${s}>`,
 		`</${s}>`,
 	]);
-	const folded = fold(text);
-	const found = [...folded.text.matchAll(TAG)].map((m) => {
+	const folded = foldForMatch(text);
+	const found = [...matchFolded(folded, TAG)].map((m) => {
 		const start = folded.origin(m.index);
 		const end = folded.origin(m.index + m[0].length);
 		return { tag: text.slice(start, end), start, end };

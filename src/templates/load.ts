@@ -113,7 +113,29 @@ function readRegularFile(file: string): string {
 	return readFileSync(file, "utf8");
 }
 
-/** `v2` before `v10`: digit runs compare as numbers. */
+/**
+ * `v2` before `v10`: digit runs compare as numbers, the rest by code unit.
+ * (Not `localeCompare`: its first call loads a collator, milliseconds of a
+ * cold start.)
+ */
 export function compareVersions(a: string, b: string): number {
-	return a.localeCompare(b, "en", { numeric: true });
+	const pa = a.match(RUNS) ?? [];
+	const pb = b.match(RUNS) ?? [];
+	for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+		const [x, y] = [pa[i] as string, pb[i] as string];
+		if (x === y) continue;
+		const [dx, dy] = [DIGITS.test(x), DIGITS.test(y)];
+		if (dx && dy) {
+			const [nx, ny] = [x.replace(ZEROS, ""), y.replace(ZEROS, "")];
+			if (nx.length !== ny.length) return nx.length - ny.length;
+			if (nx !== ny) return nx < ny ? -1 : 1;
+			return x.length - y.length;
+		}
+		return x < y ? -1 : 1;
+	}
+	return pa.length - pb.length;
 }
+
+const RUNS = /\d+|\D+/g;
+const DIGITS = /^\d/;
+const ZEROS = /^0+/;

@@ -10,17 +10,33 @@
  */
 import { FOLD_CLASSES, FOLD_RUNS } from "./fold-table.js";
 
+/** The ASCII characters {@link fold} turns into another: what each folded character is also read from. */
+const ASCII_ALSO: Record<string, string> = { i: "l1|", o: "0", "'": "`" };
+
 /**
  * The pattern source for one folded ASCII character: itself, or a class of
  * it and the fold characters of the code points that read as it or as
  * another (long s reads as `s` by its decomposition, as `f` by its shape).
+ * `fromAscii`: the pattern is matched on an ASCII text only lower-cased (see
+ * {@link foldForMatch}), so it also takes the ASCII characters that fold to
+ * `char` (`l`, `1` and `|` for `i`).
  */
-export function charPattern(char: string): string {
-	const escaped = char.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+export function charPattern(char: string, fromAscii = false): string {
+	const literal = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+	const also = fromAscii ? (ASCII_ALSO[char] ?? "") : "";
 	const classes = FOLD_CLASSES.flatMap((members, i) =>
 		members.includes(char) ? [`\\x0${i + 1}`] : [],
 	);
-	return classes.length === 0 ? escaped : `[${escaped}${classes.join("")}]`;
+	if (classes.length === 0 && also === "") return literal(char);
+	return `[${literal(char)}${[...also].map(literal).join("")}${classes.join("")}]`;
+}
+
+/**
+ * A pattern source for a character that is not a word character once folded
+ * (on an ASCII text only lower-cased, `|` is not one but folds to `i`).
+ */
+export function nonWordPattern(fromAscii = false): string {
+	return `(?![\\w${fromAscii ? "|" : ""}${CLASS_CHARS}])`;
 }
 
 /** A pattern source for any class character (none of them is a word character). */
@@ -105,6 +121,17 @@ function foldAscii(text: string): string {
 }
 
 const identity = (i: number) => i;
+
+/**
+ * A text in the form reserved patterns are matched on: an ASCII text only
+ * lower-cased (`ascii`: match the `fromAscii` patterns, which read `l`, `1`
+ * and `|` as `i` themselves, sparing three passes over the text), any other
+ * text {@link fold}ed. Offsets map back with `origin` either way.
+ */
+export function foldForMatch(text: string): Folded & { ascii: boolean } {
+	if (!NON_ASCII.test(text)) return { text: text.toLowerCase(), origin: identity, ascii: true };
+	return { ...fold(text), ascii: false };
+}
 
 /** `text` folded, with the map back to its offsets. Linear in the length of `text`. */
 export function fold(text: string): Folded {

@@ -9,8 +9,8 @@
  * characters, case and spacing count for nothing); the escape is applied to
  * the original, so what the model reads stays legible.
  */
-import { fold } from "./fold.js";
-import { reservedOf } from "./reserved.js";
+import { foldForMatch } from "./fold.js";
+import { matchFolded, reservedOf } from "./reserved.js";
 
 /** Anything that ends a line or is a control character (a tab excepted). */
 const LINE_BREAKS = /(?:(?!\t)[\p{Cc}\p{Zl}\p{Zp}])+/gu;
@@ -64,14 +64,14 @@ export function findReserved(text: string, markers: readonly string[] = []): Res
 	const reserved = reservedOf(markers);
 	// Without markers, only a `<` or a character beyond ASCII can start a hit.
 	if (reserved.marker === undefined && !/[<\P{ASCII}]/u.test(text)) return [];
-	const folded = fold(text);
+	const folded = foldForMatch(text);
 	const hits: ReservedHit[] = [];
-	for (const m of folded.text.matchAll(reserved.tag)) {
+	for (const m of matchFolded(folded, reserved.tag)) {
 		const start = folded.origin(m.index);
 		hits.push({ kind: "tag", start, end: folded.origin(m.index + 1), escaped: false });
 	}
 	if (reserved.marker !== undefined) {
-		for (const m of folded.text.matchAll(reserved.marker)) {
+		for (const m of matchFolded(folded, reserved.marker)) {
 			const start = folded.origin(m.index);
 			const end = folded.origin(m.index + m[0].length);
 			hits.push({ kind: "marker", start, end, escaped: text[start - 1] === "\\" });

@@ -6,19 +6,41 @@
  * No zod here: the render path loads this module.
  */
 import { SECTIONS } from "./constants.js";
-import { CLASS_CHARS, charPattern, fold } from "./fold.js";
+import { charPattern, type Folded, fold, nonWordPattern } from "./fold.js";
 
 export { SECTIONS, type Section } from "./constants.js";
 
 /** Every tag the templates write: the sections, the memory block, the summary block. */
 export const RESERVED_TAGS: readonly string[] = [...SECTIONS, "memory", "summary"];
 
+/**
+ * A pattern compiled twice: for folded text, and for an ASCII text only
+ * lower-cased (see `foldForMatch`). Match it with {@link matchFolded}.
+ */
+export interface FoldedPattern {
+	readonly folded: RegExp;
+	readonly ascii: RegExp;
+}
+
+/** `source(fromAscii)` compiled both ways, global. */
+export function foldedPattern(source: (fromAscii: boolean) => string): FoldedPattern {
+	return { folded: new RegExp(source(false), "g"), ascii: new RegExp(source(true), "g") };
+}
+
+/** Every match of `pattern` in `text` (from `foldForMatch`). */
+export function matchFolded(
+	text: Folded & { ascii: boolean },
+	pattern: FoldedPattern,
+): ReturnType<string["matchAll"]> {
+	return text.text.matchAll(text.ascii ? pattern.ascii : pattern.folded);
+}
+
 /** The compiled patterns of one set's reserved names and markers. */
 export interface Reserved {
-	/** A reserved tag's opening `<` (match index), on folded text. */
-	readonly tag: RegExp;
-	/** Any framing marker, on folded text; undefined when the set has none. */
-	readonly marker: RegExp | undefined;
+	/** A reserved tag's opening `<` (match index). */
+	readonly tag: FoldedPattern;
+	/** Any framing marker; undefined when the set has none. */
+	readonly marker: FoldedPattern | undefined;
 }
 
 /**
@@ -27,23 +49,26 @@ export interface Reserved {
  * character that reads two ways matches both; between words and around
  * punctuation any run of whitespace, or none.
  */
-export function namePattern(name: string): string {
+export function namePattern(name: string, fromAscii = false): string {
 	const folded = fold(name).text.trim();
 	const tokens = folded.match(/[a-z0-9]+|\S/g) ?? [];
 	return tokens
 		.map((t) =>
-			t.replace(/rn|m|[\s\S]/g, (c) => (c === "rn" || c === "m" ? "(?:m|rn)" : charPattern(c))),
+			t.replace(/rn|m|[\s\S]/g, (c) =>
+				c === "rn" || c === "m" ? "(?:m|rn)" : charPattern(c, fromAscii),
+			),
 		)
 		.join("\\s*");
 }
 
 /** `<`, optional spaces and slashes, one of `names`, then no further letter. */
-export function tagPattern(names: readonly string[]): string {
-	const name = names.map(namePattern).join("|");
-	return `${charPattern("<")}\\s*(?:${charPattern("/")}[\\s/]*)?(?:${name})(?![\\w${CLASS_CHARS}])`;
+export function tagPattern(names: readonly string[], fromAscii = false): string {
+	const name = names.map((n) => namePattern(n, fromAscii)).join("|");
+	const slash = charPattern("/", fromAscii);
+	return `${charPattern("<", fromAscii)}\\s*(?:${slash}[\\s/]*)?(?:${name})${nonWordPattern(fromAscii)}`;
 }
 
-const TAG = new RegExp(tagPattern(RESERVED_TAGS), "g");
+const TAG = foldedPattern((ascii) => tagPattern(RESERVED_TAGS, ascii));
 const compiled = new Map<string, Reserved>();
 
 /** The patterns for a set whose framings have `markers` (memoised). */
@@ -57,7 +82,7 @@ export function reservedOf(markers: readonly string[]): Reserved {
 			marker:
 				usable.length === 0
 					? undefined
-					: new RegExp(usable.map((m) => `(?:${namePattern(m)})`).join("|"), "g"),
+					: foldedPattern((ascii) => usable.map((m) => `(?:${namePattern(m, ascii)})`).join("|")),
 		};
 		compiled.set(key, reserved);
 	}

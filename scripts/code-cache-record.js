@@ -1,0 +1,13 @@
+/**
+ * Preloaded (`node --import`) by scripts/code-cache.js: records what V8
+ * compiles of the package's CommonJS files, and writes the caches at exit.
+ */
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { useCodeCache, writeCodeCaches } from "../dist/cli/code-cache.js";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+useCodeCache([join(ROOT, "dist/cli/"), join(ROOT, "templates/.compiled/")], true);
+process.on("exit", () => {
+	for (const file of writeCodeCaches()) process.stderr.write(`code cache ${file}\n`);
+});

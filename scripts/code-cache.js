@@ -1,0 +1,49 @@
+/**
+ * Makes V8's code cache of the command line's CommonJS files (see
+ * src/cli/code-cache.ts), after `npm run build`: runs each command once in
+ * a process that records what V8 compiles, and writes `<file>.cache` beside
+ * each file. `render` runs on a fixture with every kind of message (what a render compiles is
+ * cached whole); the other commands print their help (their top level).
+ * Usage: node scripts/code-cache.js
+ */
+import { spawnSync } from "node:child_process";
+import { readdirSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = join(ROOT, "dist/cli/bin.cjs");
+const RECORD = join(ROOT, "scripts/code-cache-record.js");
+const EXAMPLE = join(ROOT, "test/fixtures/sessions/virtualized.jsonl");
+const FOLDERS = [join(ROOT, "dist/cli"), join(ROOT, "templates/.compiled")];
+const RUNS = [
+	["render", EXAMPLE, "--format", "llm"],
+	...["build", "serve", "inspect", "diff", "preview"].map((command) => [command, "--help"]),
+];
+
+export function writeCodeCaches() {
+	for (const folder of FOLDERS) {
+		for (const name of readdirSync(folder)) {
+			if (name.endsWith(".cjs.cache")) rmSync(join(folder, name));
+		}
+	}
+	const written = new Set();
+	for (const args of RUNS) {
+		const child = spawnSync(process.execPath, ["--import", RECORD, BIN, ...args], {
+			cwd: ROOT,
+			encoding: "utf8",
+			maxBuffer: 64 * 1024 * 1024,
+		});
+		if (child.status !== 0) {
+			throw new Error(`theway-context ${args.join(" ")} exited ${child.status}: ${child.stderr}`);
+		}
+		for (const line of child.stderr.split("\n")) {
+			if (line.startsWith("code cache ")) written.add(line.slice("code cache ".length));
+		}
+	}
+	return [...written];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+	for (const file of writeCodeCaches()) console.log("code cache", file);
+}
