@@ -4,10 +4,10 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { useCodeCache, writeCodeCaches } from "../dist/cli/code-cache.js";
+import { codeCacheOptions, useCodeCache, writeCodeCaches } from "../dist/cli/code-cache.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-useCodeCache([join(ROOT, "dist/cli/"), join(ROOT, "templates/.compiled/")], true);
+useCodeCache(codeCacheOptions(join(ROOT, "dist/cli/"), ROOT, true));
 process.on("exit", () => {
 	for (const file of writeCodeCaches()) process.stderr.write(`code cache ${file}\n`);
 });

@@ -21,7 +21,7 @@ function child(dir: string, record: boolean, body: string): string {
 	const script = `
 		import { createRequire } from "node:module";
 		import { useCodeCache, writeCodeCaches } from ${JSON.stringify(CODE_CACHE)};
-		useCodeCache([${JSON.stringify(`${dir}/`)}], ${record});
+		useCodeCache({ roots: [${JSON.stringify(`${dir}/`)}], record: ${record} });
 		const require = createRequire(${JSON.stringify(`${dir}/`)});
 		${body}
 	`;
@@ -46,7 +46,7 @@ function v8Takes(source: string, cache: Buffer, filename: string): boolean {
 }
 
 describe("the code cache", () => {
-	it("the build ships a fresh cache of every command bundle and precompiled set, and V8 takes it", () => {
+	it("the build ships a fresh cache of every command bundle, precompiled set and the Handlebars runtime, and V8 takes it", () => {
 		const files = [
 			...["render", "serve", "build", "inspect", "diff", "preview", "errors"].map((c) =>
 				join(ROOT, `dist/cli/${c}.cjs`),
@@ -55,10 +55,17 @@ describe("the code cache", () => {
 				.filter((f) => f.endsWith(".cjs"))
 				.map((f) => join(ROOT, "templates/.compiled", f)),
 		];
-		for (const file of files) {
-			expect(existsSync(`${file}.cache`), file).toBe(true);
+		const caches: [string, string][] = [
+			...files.map((file): [string, string] => [file, `${file}.cache`]),
+			[
+				join(ROOT, "node_modules/handlebars/dist/handlebars.runtime.js"),
+				join(ROOT, "dist/cli/handlebars__dist__handlebars.runtime.js.cache"),
+			],
+		];
+		for (const [file, path] of caches) {
+			expect(existsSync(path), file).toBe(true);
 			const source = readFileSync(file, "utf8");
-			const cache = readFileSync(`${file}.cache`);
+			const cache = readFileSync(path);
 			expect(parts(cache).source === source, file).toBe(true);
 			expect(v8Takes(source, cache, file), file).toBe(true);
 		}

@@ -1,13 +1,14 @@
 /**
- * V8's code cache for the command line's own CommonJS files: the command
- * bundles (`dist/cli/*.cjs`) and the precompiled template sets
- * (`templates/.compiled/*.cjs`). Compiling them is most of what a cold
+ * V8's code cache for the command line's CommonJS files: the command
+ * bundles (`dist/cli/*.cjs`), the precompiled template sets
+ * (`templates/.compiled/*.cjs`) and the Handlebars runtime they use. Compiling them is most of what a cold
  * `render` spends above Node's own start; with the code V8 compiled on an
  * earlier run, a process skips parsing and the first compilation of every
  * function that run used.
  *
  * The caches are made when the package is built (`scripts/code-cache.js`
- * runs each command once and writes `<file>.cache` beside each file), so
+ * runs each command once and writes `<file>.cache` beside each file, and
+ * the Handlebars runtime's cache in `dist/cli/`), so
  * they ship with the package and nothing is written at run time. A cache
  * holds the source it was made from: a file changed since is
  * compiled as usual, and so is any file when V8 rejects the cache (another
@@ -16,7 +17,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { Script } from "node:vm";
 
 /**
@@ -32,32 +33,64 @@ interface CjsModule {
 }
 const proto = (Module as unknown as { prototype: { _compile: Compile } }).prototype;
 
+/** Which files are cached, and where. */
+export interface CodeCacheOptions {
+	/** Folders whose CommonJS (`.cjs`) files have their cache beside them (`<file>.cache`). */
+	roots: readonly string[];
+	/**
+	 * Package files (a path under `node_modules/`, as `handlebars/dist/x.js`),
+	 * cached in `dir` (a package's folder is not this package's to write).
+	 */
+	packages?: { files: readonly string[]; dir: string };
+	/** Compile every such file so that {@link writeCodeCaches} can save what V8 made of it. */
+	record?: boolean;
+}
+
+/** What the command line caches: its bundles in `cli`, the sets under `root`, the Handlebars runtime. */
+export function codeCacheOptions(cli: string, root: string, record = false): CodeCacheOptions {
+	return {
+		roots: [cli, join(root, "templates", ".compiled", sep)],
+		packages: { files: ["handlebars/dist/handlebars.runtime.js"], dir: cli },
+		record,
+	};
+}
+
 let installed: { record: boolean; scripts: [Script, string, string][] } | undefined;
 
 /**
- * From now on, a CommonJS file under one of `roots` is compiled with the
- * cache beside it when there is a fresh one. With `record`, every such file
- * is compiled so that {@link writeCodeCaches} can save what V8 made of it.
- * Once per process; a later call changes nothing.
+ * From now on, a file {@link CodeCacheOptions} names is compiled with its
+ * cache when there is a fresh one. Once per process; a later call changes
+ * nothing.
  */
-export function useCodeCache(roots: readonly string[], record = false): void {
+export function useCodeCache(options: CodeCacheOptions): void {
 	if (installed !== undefined) return;
+	const record = options.record === true;
 	const state = { record, scripts: [] as [Script, string, string][] };
 	installed = state;
 	const original = proto._compile;
 	const entry = process.argv[1] === undefined ? undefined : resolve(process.argv[1]);
-	proto._compile = function (this: CjsModule, content: string, filename: string) {
+	const packages = (options.packages?.files ?? []).map((file) => ({
+		suffix: `${sep}node_modules${sep}${file.split("/").join(sep)}`,
+		cache: join(options.packages?.dir ?? "", `${file.replace(/[/\\]/g, "__")}.cache`),
+	}));
+	/** Where the cache of `filename` is kept, if it has one. */
+	const cachePath = (filename: string): string | undefined => {
 		// The entry is compiled before any hook exists: no cache of it would ever be read.
-		const ours = filename.endsWith(".cjs") && filename !== entry;
-		if (!ours || !roots.some((root) => filename.startsWith(root)))
-			return original.call(this, content, filename);
-		const cached = record ? undefined : cacheFor(filename, content);
+		if (filename === entry) return undefined;
+		if (filename.endsWith(".cjs") && options.roots.some((root) => filename.startsWith(root)))
+			return `${filename}.cache`;
+		return packages.find((p) => filename.endsWith(p.suffix))?.cache;
+	};
+	proto._compile = function (this: CjsModule, content: string, filename: string) {
+		const path = cachePath(filename);
+		if (path === undefined) return original.call(this, content, filename);
+		const cached = record ? undefined : cacheFor(path, content);
 		if (cached === undefined && !record) return original.call(this, content, filename);
 		const script = new Script(Module.wrap(withoutHashbang(content)), {
 			filename,
 			...(cached === undefined ? {} : { cachedData: cached }),
 		});
-		if (record) state.scripts.push([script, filename, content]);
+		if (record) state.scripts.push([script, path, content]);
 		const wrapper = script.runInThisContext({ displayErrors: true }) as (
 			...args: unknown[]
 		) => unknown;
@@ -69,20 +102,20 @@ export function useCodeCache(roots: readonly string[], record = false): void {
 /** Writes the cache of every file compiled since {@link useCodeCache} with `record`. */
 export function writeCodeCaches(): string[] {
 	if (installed === undefined || !installed.record) return [];
-	return installed.scripts.map(([script, filename, content]) => {
+	return installed.scripts.map(([script, path, content]) => {
 		const source = Buffer.from(content, "utf8");
 		const length = Buffer.alloc(LENGTH_BYTES);
 		length.writeUInt32BE(source.length);
-		writeFileSync(`${filename}.cache`, Buffer.concat([length, source, script.createCachedData()]));
-		return `${filename}.cache`;
+		writeFileSync(path, Buffer.concat([length, source, script.createCachedData()]));
+		return path;
 	});
 }
 
-/** V8's data for `filename`, if its cache was made from this very source. */
-function cacheFor(filename: string, content: string): Buffer | undefined {
+/** V8's data in the cache at `path`, if it was made from this very source. */
+function cacheFor(path: string, content: string): Buffer | undefined {
 	let data: Buffer;
 	try {
-		data = readFileSync(`${filename}.cache`);
+		data = readFileSync(path);
 	} catch {
 		return undefined;
 	}
