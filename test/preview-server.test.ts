@@ -31,8 +31,13 @@ describe("who may ask", () => {
 		expect(server.port).toBeGreaterThan(0);
 	});
 
-	it("answers localhost and 127.0.0.1 with its own port", async () => {
-		for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`]) {
+	it("answers localhost (in any case) and 127.0.0.1 with its own port", async () => {
+		const hosts = [
+			`localhost:${server.port}`,
+			`LocalHost:${server.port}`,
+			`127.0.0.1:${server.port}`,
+		];
+		for (const host of hosts) {
 			const reply = await rawGet(server.port, "/", host);
 			expect(reply.status, host).toBe(200);
 			expect(reply.body).toContain("<title>theway-context preview</title>");

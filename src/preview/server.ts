@@ -129,9 +129,10 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 	};
 }
 
-/** `localhost` or `127.0.0.1`, with this server's port: nothing else. */
+/** `localhost` (in any case, as host names go) or `127.0.0.1`, with this server's port: nothing else. */
 export function allowedHost(host: string | undefined, port: number): boolean {
-	return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+	const name = host?.toLowerCase();
+	return name === `127.0.0.1:${port}` || name === `localhost:${port}`;
 }
 
 function send(response: ServerResponse, { status, type, body }: Answer): void {
