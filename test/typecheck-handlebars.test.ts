@@ -100,6 +100,8 @@ describe("the checker agrees with Handlebars", () => {
 		['{{join tools ", "}}', "a, b"],
 		["{{#each groups}}{{name}}{{/each}}", "g"],
 		["{{code s}} {{fence s}}", "`str` ```"],
+		['{{n}} {{plural n "item" "items"}}', "3 items"],
+		['{{plural 1 "item" "items"}}', "item"],
 		["{{#with tools}}{{length}}{{/with}}", "2"],
 		["{{#if groups.[0]}}{{#each groups}}{{name}}{{/each}}{{/if}}", "g"],
 	])("accepts %s, which Handlebars renders as %j", (body, first) => {
@@ -143,7 +145,16 @@ describe("the checker agrees with Handlebars", () => {
 		"groups.[0].name",
 		"s.length",
 	);
-	const helper = fc.constantFrom("join", "fence", "code", '"join"', "'code'", "if", "lookup");
+	const helper = fc.constantFrom(
+		"join",
+		"fence",
+		"code",
+		"plural",
+		'"join"',
+		"'code'",
+		"if",
+		"lookup",
+	);
 	const arg: fc.Arbitrary<string> = fc.oneof(
 		literal,
 		path,

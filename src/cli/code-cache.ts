@@ -27,7 +27,7 @@ import { Script } from "node:vm";
  */
 const LENGTH_BYTES = 4;
 
-type Compile = (this: CjsModule, content: string, filename: string) => unknown;
+type Compile = (this: CjsModule, content: string, filename: string, ...rest: unknown[]) => unknown;
 interface CjsModule {
 	exports: unknown;
 }
@@ -81,11 +81,12 @@ export function useCodeCache(options: CodeCacheOptions): void {
 			return `${filename}.cache`;
 		return packages.find((p) => filename.endsWith(p.suffix))?.cache;
 	};
-	proto._compile = function (this: CjsModule, content: string, filename: string) {
-		const path = cachePath(filename);
-		if (path === undefined) return original.call(this, content, filename);
+	proto._compile = function (this: CjsModule, content: string, filename: string, ...rest) {
+		// Anything else goes to Node as it came (later Nodes pass more than these two).
+		const path = typeof content === "string" ? cachePath(filename) : undefined;
+		if (path === undefined) return original.call(this, content, filename, ...rest);
 		const cached = record ? undefined : cacheFor(path, content);
-		if (cached === undefined && !record) return original.call(this, content, filename);
+		if (cached === undefined && !record) return original.call(this, content, filename, ...rest);
 		const script = new Script(Module.wrap(withoutHashbang(content)), {
 			filename,
 			...(cached === undefined ? {} : { cachedData: cached }),

@@ -36,6 +36,11 @@ function code(text: unknown): string {
 	return `${tick}${pad}${s}${pad}${tick}`;
 }
 
+/** `{{plural n "line" "lines"}}`: the first word when `n` is 1, else the second. */
+function plural(n: unknown, one: unknown, many: unknown): string {
+	return String(n === 1 ? one : many);
+}
+
 export const HELPERS: Readonly<Record<string, { fn: Helper; signature: HelperSignature }>> = {
 	join: {
 		fn: (list, separator, options) => join(list, options === undefined ? undefined : separator),
@@ -48,6 +53,10 @@ export const HELPERS: Readonly<Record<string, { fn: Helper; signature: HelperSig
 	code: {
 		fn: (text) => code(text),
 		signature: { params: ["string"], returns: "string" },
+	},
+	plural: {
+		fn: (n, one, many) => plural(n, one, many),
+		signature: { params: ["number", "string", "string"], returns: "string" },
 	},
 };
 
