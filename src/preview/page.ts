@@ -105,7 +105,8 @@ h2 .size { font-weight: 400; color: var(--muted); font-size: .85rem; margin-left
 .parts .size { margin-left: auto; color: var(--muted); }
 .overview { display: flex; height: .9rem; margin: .6rem 0; border-radius: 3px; overflow: hidden; background: #eceef3; }
 .overview:empty { display: none; }
-.overview > a { display: block; height: 100%; border-right: 1px solid #fff; background: #8a8f99; }
+.overview > a { display: block; flex: 0 1 0; min-width: 0; height: 100%; border-right: 1px solid #fff; background: #8a8f99; }
+.overview.dense > a { border-right: 0; }
 .overview > a.seg-harness { background: var(--harness); }
 .overview > a.seg-tools { background: var(--tools); }
 .overview > a.seg-environment { background: var(--environment); }

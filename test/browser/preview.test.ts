@@ -14,6 +14,7 @@ import { sectionSpans } from "../../src/measure/measure.js";
 import { loadContext } from "../../src/service.js";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { brokenTemplate, MISSING_FIELD, NEWEST, scratch, withMarker } from "../support/preview.js";
+import { assistant, HEADER, user } from "../support/session.js";
 import {
 	HAVE_CHROMIUM,
 	launch,
@@ -94,6 +95,51 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 			});
 		}
 		console.log(`screenshot: ${join(SHOTS, "preview.png")}`);
+	});
+
+	it("draws the overview strip of a long session without separators, in proportion", async () => {
+		const lines: unknown[] = [HEADER];
+		for (let i = 0; i < 600; i++) {
+			const parent = i === 0 ? null : `m${i - 1}`;
+			lines.push(
+				i % 2 === 0 ? user(`m${i}`, parent, "a question") : assistant(`m${i}`, parent, "an answer"),
+			);
+		}
+		writeFileSync(
+			join(paths.sessions, "long.jsonl"),
+			`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
+		);
+		// The folder watch lists the new session; it is chosen from the list.
+		await page.click("#session-list button[data-id='long.jsonl']");
+		await page.waitForSelector("body[data-session='long.jsonl'][data-state='ok']");
+		const strip = await page.evaluate(() => {
+			const overview = document.getElementById("overview") as HTMLElement;
+			const parts = [...overview.children].map((a) => ({
+				width: a.getBoundingClientRect().width,
+				border: getComputedStyle(a).borderRightWidth,
+			}));
+			const sections = document.querySelectorAll("article.section").length;
+			return {
+				dense: overview.classList.contains("dense"),
+				width: overview.clientWidth,
+				parts,
+				sections,
+			};
+		});
+		expect(strip.dense).toBe(true);
+		expect(strip.parts.length).toBe(strip.sections + 600);
+		expect(strip.parts.every((p) => p.border === "0px")).toBe(true);
+		// Every part is drawn, and the messages (of like sizes) take most of the strip.
+		const messages = strip.parts.slice(strip.sections).reduce((sum, p) => sum + p.width, 0);
+		expect(messages).toBeGreaterThan(strip.width / 2);
+		// Back to a short session (an address naming it is followed): separators again.
+		await open(COLLAPSE_CHILD);
+		await page.waitForFunction(
+			() => (document.getElementById("overview")?.children.length ?? 0) < 50,
+		);
+		expect(
+			await page.evaluate(() => document.getElementById("overview")?.classList.contains("dense")),
+		).toBe(false);
 	});
 
 	it("follows every save without a reload, including saves by rename; prints the time", async () => {

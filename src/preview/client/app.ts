@@ -63,11 +63,16 @@ async function listSessions(reset: boolean): Promise<void> {
 
 function choose(id: string): void {
 	state.session = id;
-	for (const button of $("session-list").querySelectorAll("button")) {
-		button.setAttribute("aria-current", String(button.dataset.id === id));
-	}
+	markCurrent();
 	writeHash();
 	void render();
+}
+
+/** The listed session shown is marked as such. */
+function markCurrent(): void {
+	for (const button of $("session-list").querySelectorAll("button")) {
+		button.setAttribute("aria-current", String(button.dataset.id === state.session));
+	}
 }
 
 // ---- template sets --------------------------------------------------------
@@ -152,6 +157,13 @@ function start(): void {
 		}, 150);
 	});
 	$("more").addEventListener("click", () => void listSessions(false));
+	// A link or an edited address names another session or set: show it.
+	window.addEventListener("hashchange", () => {
+		readHash();
+		markCurrent();
+		$<HTMLSelectElement>("set").value = state.set;
+		void render();
+	});
 	listen();
 	const chosen = state.session !== "";
 	void listSets().then(async () => {

@@ -142,6 +142,9 @@ function drawMessage(m: MessageView, largest: number): HTMLElement {
 	return el("article", attrs, header, ...cutText(m.text));
 }
 
+/** Parts of the overview past which they are drawn without separators. */
+const DENSE = 150;
+
 /** One bar for the whole context: a segment per section and message, as long as its tokens. */
 function drawOverview(view: RenderedView): void {
 	const segment = (target: string, tokens: number, title: string, kind: string) => {
@@ -153,6 +156,11 @@ function drawOverview(view: RenderedView): void {
 		});
 		return a;
 	};
+	// Past a few hundred parts, a separator each would be all the strip shows.
+	$("overview").classList.toggle(
+		"dense",
+		view.systemPrompt.sections.length + view.messages.length > DENSE,
+	);
 	$("overview").replaceChildren(
 		...view.systemPrompt.sections.map((s) =>
 			segment(`section-${s.name}`, s.tokens, `${s.name}: ${sizeText(s)}`, s.name),
