@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "dist/cli/bin.cjs");
@@ -25,12 +25,12 @@ const RUNS = [
 export function writeCodeCaches() {
 	for (const folder of FOLDERS) {
 		for (const name of readdirSync(folder)) {
-			if (name.endsWith(".cache")) rmSync(join(folder, name));
+			if (name.endsWith(".cache") || name.endsWith(".cache.tmp")) rmSync(join(folder, name));
 		}
 	}
 	const written = new Set();
 	for (const args of RUNS) {
-		const child = spawnSync(process.execPath, ["--import", RECORD, BIN, ...args], {
+		const child = spawnSync(process.execPath, ["--import", pathToFileURL(RECORD).href, BIN, ...args], {
 			cwd: ROOT,
 			encoding: "utf8",
 			maxBuffer: 64 * 1024 * 1024,

@@ -49,7 +49,8 @@ beforeAll(() => {
 	try {
 		bundled = statSync(BUNDLE).mtimeMs;
 	} catch {}
-	if (bundled < newest(join(ROOT, "src"))) {
+	const rebundle = bundled < newest(join(ROOT, "src"));
+	if (rebundle) {
 		execFileSync(process.execPath, [join(ROOT, "scripts/bundle-cli.js")], { cwd: ROOT });
 	}
 	const precompiled = join(ROOT, "templates/.compiled");
@@ -57,7 +58,8 @@ beforeAll(() => {
 	try {
 		compiled = newest(precompiled);
 	} catch {}
-	if (compiled < newest(join(ROOT, "templates/v1"))) {
+	const recompile = compiled < newest(join(ROOT, "templates"));
+	if (recompile) {
 		execFileSync(
 			process.execPath,
 			[
@@ -66,6 +68,10 @@ beforeAll(() => {
 			],
 			{ cwd: ROOT },
 		);
+	}
+	// As the build does: the code caches of what was just made.
+	if (rebundle || recompile) {
+		execFileSync(process.execPath, [join(ROOT, "scripts/code-cache.js")], { cwd: ROOT });
 	}
 }, 120_000);
 

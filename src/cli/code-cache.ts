@@ -1,35 +1,46 @@
 /**
  * V8's code cache for the command line's CommonJS files: the command
  * bundles (`dist/cli/*.cjs`), the precompiled template sets
- * (`templates/.compiled/*.cjs`) and the Handlebars runtime they use. Compiling them is most of what a cold
- * `render` spends above Node's own start; with the code V8 compiled on an
- * earlier run, a process skips parsing and the first compilation of every
- * function that run used.
+ * (`templates/.compiled/*.cjs`) and the Handlebars runtime they use.
+ * Compiling them is most of what a cold `render` spends above Node's own
+ * start; with the code V8 compiled on an earlier run, a process skips
+ * parsing and the first compilation of every function that run used.
  *
  * The caches are made when the package is built (`scripts/code-cache.js`
  * runs each command once and writes `<file>.cache` beside each file, and
- * the Handlebars runtime's cache in `dist/cli/`), so
- * they ship with the package and nothing is written at run time. A cache
- * holds the source it was made from: a file changed since is
- * compiled as usual, and so is any file when V8 rejects the cache (another
- * Node version). Node 22's `module.enableCompileCache` does the same with a
- * cache written at run time; Node 20 has none.
+ * the Handlebars runtime's in `dist/cli/`), so they ship with the package
+ * and nothing is written at run time. A cache is used only by the V8 that
+ * made it, for exactly the source it was made from, and only if its
+ * checksum holds (Node 20.15 and later, which have `zlib.crc32`); anything
+ * else is compiled as usual. A cached module is run as Node runs any other
+ * (its `require`, lines and columns); a file that may call `import()` is
+ * never cached (Node 20 gives such a call, in a script compiled from a
+ * cache, no loader). Node 22's `module.enableCompileCache` does the same
+ * with a cache written at run time; Node 20 has none.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { dirname, join, resolve, sep } from "node:path";
 import { Script } from "node:vm";
+import * as zlib from "node:zlib";
 
 /**
- * A cache holds the source it was made from (its byte length, then its
- * bytes), compared as it is: no hash module to load (loading one costs more
- * than the comparison), and V8 alone checks only the length.
+ * A cache file: the V8 version that made it and the source it was made from
+ * (each as its byte length, then its bytes), the CRC-32 of V8's data, then
+ * the data. The source is compared as it is (V8 alone checks only its
+ * length); the checksum, because V8 in a release build runs damaged data as
+ * it finds it (a crash, or worse). A cache of another V8 is passed over
+ * before anything is compiled.
  */
 const LENGTH_BYTES = 4;
+
+/** `zlib.crc32`: Node 20.15 and later (before, no cache is used). */
+const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
 type Compile = (this: CjsModule, content: string, filename: string, ...rest: unknown[]) => unknown;
 interface CjsModule {
 	exports: unknown;
+	require(id: string): unknown;
 }
 const proto = (Module as unknown as { prototype: { _compile: Compile } }).prototype;
 
@@ -55,18 +66,36 @@ export function codeCacheOptions(cli: string, root: string, record = false): Cod
 	};
 }
 
-let installed: { record: boolean; scripts: [Script, string, string][] } | undefined;
+interface State {
+	record: boolean;
+	/** Recording waits for the entry's own call: what loads before it is never cached. */
+	armed: boolean;
+	scripts: [Script, string, string][];
+}
+
+/** One per process, whichever copy of this module installed it (the recorder's, the entry's). */
+const STATE = Symbol.for("theway-context.code-cache");
+const shared = globalThis as { [STATE]?: State };
+
+/** How a cached module's code refers to its own module, as Node's loader gives it. */
+const WRAPPER = "(function (exports, require, module, __filename, __dirname) {\n";
 
 /**
  * From now on, a file {@link CodeCacheOptions} names is compiled with its
- * cache when there is a fresh one. Once per process; a later call changes
- * nothing.
+ * cache when there is a fresh one. Once per process: a later call changes
+ * nothing, but arms a recording installed before it (by the build's
+ * recorder, preloaded), so that what a run records is what a run reads.
  */
 export function useCodeCache(options: CodeCacheOptions): void {
-	if (installed !== undefined) return;
+	const existing = shared[STATE];
+	if (existing !== undefined) {
+		existing.armed = true;
+		return;
+	}
+	if (crc32 === undefined) return; // no checksum to guard the caches with: none is used
 	const record = options.record === true;
-	const state = { record, scripts: [] as [Script, string, string][] };
-	installed = state;
+	const state: State = { record, armed: !record, scripts: [] };
+	shared[STATE] = state;
 	const original = proto._compile;
 	const entry = process.argv[1] === undefined ? undefined : resolve(process.argv[1]);
 	const packages = (options.packages?.files ?? []).map((file) => ({
@@ -76,57 +105,110 @@ export function useCodeCache(options: CodeCacheOptions): void {
 	/** Where the cache of `filename` is kept, if it has one. */
 	const cachePath = (filename: string): string | undefined => {
 		// The entry is compiled before any hook exists: no cache of it would ever be read.
-		if (filename === entry) return undefined;
+		if (!state.armed || filename === entry) return undefined;
 		if (filename.endsWith(".cjs") && options.roots.some((root) => filename.startsWith(root)))
 			return `${filename}.cache`;
 		return packages.find((p) => filename.endsWith(p.suffix))?.cache;
 	};
 	proto._compile = function (this: CjsModule, content: string, filename: string, ...rest) {
 		// Anything else goes to Node as it came (later Nodes pass more than these two).
-		const path = typeof content === "string" ? cachePath(filename) : undefined;
+		// import() from a script compiled with a cache has no loader on Node 20: such a module is Node's.
+		const path =
+			typeof content === "string" && !DYNAMIC_IMPORT.test(content)
+				? cachePath(filename)
+				: undefined;
 		if (path === undefined) return original.call(this, content, filename, ...rest);
 		const cached = record ? undefined : cacheFor(path, content);
 		if (cached === undefined && !record) return original.call(this, content, filename, ...rest);
-		const script = new Script(Module.wrap(withoutHashbang(content)), {
+		const script = new Script(wrapModule(content), {
 			filename,
+			lineOffset: -1, // the wrapper on a line of its own: lines and columns as in the file
 			...(cached === undefined ? {} : { cachedData: cached }),
 		});
 		if (record) state.scripts.push([script, path, content]);
 		const wrapper = script.runInThisContext({ displayErrors: true }) as (
 			...args: unknown[]
 		) => unknown;
-		const require = createRequire(filename);
+		const require = requireOf(this, filename);
 		return wrapper.call(this.exports, this.exports, require, this, filename, dirname(filename));
 	};
 }
 
+/** Text that may be a dynamic `import()` (or only look like one: such a file is not cached either). */
+const DYNAMIC_IMPORT = /\bimport\s*\(/;
+
+/** The `require` a module gets: through the module itself, so its parent and children are kept. */
+function requireOf(module: CjsModule, filename: string): NodeJS.Require {
+	const base = createRequire(filename);
+	return Object.assign((id: string) => module.require(id), {
+		resolve: base.resolve,
+		main: base.main,
+		cache: base.cache,
+		extensions: base.extensions,
+	}) as NodeJS.Require;
+}
+
 /** Writes the cache of every file compiled since {@link useCodeCache} with `record`. */
 export function writeCodeCaches(): string[] {
-	if (installed === undefined || !installed.record) return [];
-	return installed.scripts.map(([script, path, content]) => {
-		const source = Buffer.from(content, "utf8");
-		const length = Buffer.alloc(LENGTH_BYTES);
-		length.writeUInt32BE(source.length);
-		writeFileSync(path, Buffer.concat([length, source, script.createCachedData()]));
+	const state = shared[STATE];
+	if (state === undefined || !state.record) return [];
+	return state.scripts.map(([script, path, content]) => {
+		const parts = [Buffer.from(process.versions.v8, "utf8"), Buffer.from(content, "utf8")];
+		const framed = parts.flatMap((bytes) => [uint32(bytes.length), bytes]);
+		const data = script.createCachedData();
+		const checksum = uint32((crc32 as (data: Uint8Array) => number)(data));
+		// Written whole, then renamed: an interrupted build leaves no half cache.
+		writeFileSync(`${path}.tmp`, Buffer.concat([...framed, checksum, data]));
+		renameSync(`${path}.tmp`, path);
 		return path;
 	});
 }
 
-/** V8's data in the cache at `path`, if it was made from this very source. */
+function uint32(n: number): Buffer {
+	const bytes = Buffer.alloc(LENGTH_BYTES);
+	bytes.writeUInt32BE(n);
+	return bytes;
+}
+
+/** V8's data in the cache at `path`, if this V8 made it from this very source, undamaged. */
 function cacheFor(path: string, content: string): Buffer | undefined {
-	let data: Buffer;
+	let bytes: Buffer;
 	try {
-		data = readFileSync(path);
+		bytes = readFileSync(path);
 	} catch {
 		return undefined;
 	}
-	if (data.length <= LENGTH_BYTES) return undefined;
-	const end = LENGTH_BYTES + data.readUInt32BE(0);
-	if (data.length <= end || data.toString("utf8", LENGTH_BYTES, end) !== content) return undefined;
-	return data.subarray(end);
+	const cache = parseCache(bytes);
+	if (cache?.v8 !== process.versions.v8 || cache.source !== content) return undefined;
+	return crc32?.(cache.data) === cache.checksum ? cache.data : undefined;
 }
 
-/** A `#!` line kept as a comment of the same length (it is valid only at a file's very start). */
+/** A cache file's parts, or undefined when it is cut short. */
+export function parseCache(
+	bytes: Buffer,
+): { v8: string; source: string; checksum: number; data: Buffer } | undefined {
+	let at = 0;
+	const next = (): string | undefined => {
+		if (bytes.length < at + LENGTH_BYTES) return undefined;
+		const end = at + LENGTH_BYTES + bytes.readUInt32BE(at);
+		if (bytes.length < end) return undefined;
+		const text = bytes.toString("utf8", at + LENGTH_BYTES, end);
+		at = end;
+		return text;
+	};
+	const v8 = next();
+	const source = next();
+	if (v8 === undefined || source === undefined || at + LENGTH_BYTES >= bytes.length)
+		return undefined;
+	return { v8, source, checksum: bytes.readUInt32BE(at), data: bytes.subarray(at + LENGTH_BYTES) };
+}
+
+/** The script V8 compiles for a module's source (its first line is line 1 with `lineOffset: -1`). */
+export function wrapModule(content: string): string {
+	return `${WRAPPER}${withoutHashbang(content)}\n})`;
+}
+
+/** A `#!` line kept as a comment (it is valid only at a file's very start). */
 function withoutHashbang(content: string): string {
 	return content.startsWith("#!") ? `//${content.slice(2)}` : content;
 }
