@@ -3,13 +3,19 @@
 // itself builds from it: SessionManager.open, then buildSessionContext and
 // convertToLlm, from the pinned reference that install-pi-reference.sh
 // installs. pi rewrites a log it migrates, so it reads a copy in a
-// temporary folder. Output: one JSON object per line, {file, messages, llm}
-// or {file, error}.
+// temporary folder. Output: one JSON object per line, {file, leafId,
+// messages, llm} or {file, error}.
+//
+// With --serve, the logs are named on standard input instead, one path a
+// line, and each answer is written as soon as it is known: one process
+// serves a whole run of generated logs.
 //
 // Usage: node scripts/pi-context.mjs <pi reference folder> <log>...
+//        node scripts/pi-context.mjs <pi reference folder> --serve
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 
 const [reference, ...files] = process.argv.slice(2);
@@ -18,20 +24,31 @@ const { SessionManager } = await import(pathToFileURL(join(core, "session-manage
 const { convertToLlm } = await import(pathToFileURL(join(core, "messages.js")).href);
 
 const dir = mkdtempSync(join(tmpdir(), "pi-reference-"));
-try {
-	files.forEach((file, i) => {
-		const copy = join(dir, `${i}-${basename(file)}`);
+let count = 0;
+
+/** pi's context for one log, read from a copy. */
+function context(file) {
+	const copy = join(dir, `${count++}-${basename(file)}`);
+	try {
 		copyFileSync(file, copy);
-		let out;
-		try {
-			const session = SessionManager.open(copy, dir);
-			const { messages } = session.buildSessionContext();
-			out = { file, leafId: session.getLeafId(), messages, llm: convertToLlm(messages) };
-		} catch (error) {
-			out = { file, error: String(error?.stack ?? error) };
+		const session = SessionManager.open(copy, dir);
+		const { messages } = session.buildSessionContext();
+		return { file, leafId: session.getLeafId(), messages, llm: convertToLlm(messages) };
+	} catch (error) {
+		return { file, error: String(error?.stack ?? error) };
+	} finally {
+		rmSync(copy, { force: true });
+	}
+}
+
+try {
+	if (files[0] === "--serve") {
+		for await (const file of createInterface({ input: process.stdin })) {
+			if (file !== "") process.stdout.write(`${JSON.stringify(context(file))}\n`);
 		}
-		process.stdout.write(`${JSON.stringify(out)}\n`);
-	});
+	} else {
+		for (const file of files) process.stdout.write(`${JSON.stringify(context(file))}\n`);
+	}
 } finally {
 	rmSync(dir, { recursive: true, force: true });
 }
