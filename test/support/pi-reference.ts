@@ -15,8 +15,10 @@
  *   words otherwise than pi (a prompt engineer's edit) is compared with the
  *   set's framing of pi's own message: the same fields, read the same way;
  *   wherever the set frames pi's message as pi does, the text must be pi's;
- * - a derived message whose entry's timestamp is no date: pi's is NaN
- *   (`null` in JSON), theway's is left out of the provider-ready message.
+ * - a derived message (a custom message, a summary) whose entry's timestamp
+ *   is not an ISO 8601 date and time with an offset: theway warns and leaves
+ *   the time out, pi takes whatever `new Date()` makes of it (NaN for no
+ *   date, a local time for one without an offset).
  *
  * pi is ~200 MB with its dependencies, so it is not a dependency of the
  * package: `npm run pi-reference` installs it into a cache folder. Without
@@ -31,6 +33,7 @@ import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { ContextBundle, ContextMessage, ContextService, LlmMessage } from "../../src/index.js";
+import { v1EntryId } from "../../src/log/migrate.js";
 import { convertMessage } from "../../src/render/convert.js";
 import type { TemplateSet } from "../../src/templates/set.js";
 import { neutralize } from "../../src/view/neutralize.js";
@@ -217,7 +220,8 @@ function escapedSource(
 		case "bashExecution":
 			source.command = clean(m.command) as string;
 			source.output = clean(m.output) as string;
-			source.fullOutputPath = clean(m.fullOutputPath, true) as string | undefined;
+			if (m.fullOutputPath !== undefined)
+				source.fullOutputPath = clean(m.fullOutputPath, true) as string;
 			break;
 		default:
 			break; // user, assistant and tool results pass as they are
@@ -256,13 +260,40 @@ function reworded(source: PiMessage, piForm: unknown, set: TemplateSet): unknown
 	return isDeepStrictEqual(framed, piForm) ? piForm : framed;
 }
 
+/** The roles pi derives from an entry, timestamped with the entry's own `timestamp`. */
+const DERIVED = new Set(["custom", "compactionSummary", "branchSummary"]);
+
 /**
- * pi's `timestamp: NaN` (a derived message from an entry whose timestamp is
- * no date) is `null` in JSON; theway leaves such a timestamp out.
+ * The times pi gives the entry timestamps theway refuses (the warned
+ * `bad_timestamp`s: not an ISO 8601 date and time with an offset). pi reads
+ * them with `new Date(t).getTime()`: a number for any form V8 parses (a
+ * date alone, a local time, an RFC 2822 date), else NaN, `null` in JSON.
  */
-function withoutNaNTimestamp(message: unknown, source: PiMessage): unknown {
-	const m = message as Record<string, unknown>;
-	if (source.timestamp !== null || m.timestamp !== null || m.role !== "user") return message;
+function refusedTimes(bundle: ContextBundle): unknown[] {
+	return bundle.meta.diagnostics
+		.filter((d) => d.code === "bad_timestamp")
+		.map((d) => {
+			const quoted = /^timestamp (".*") is not ISO 8601/.exec(d.message)?.[1];
+			expect(quoted, d.message).toBeDefined();
+			const time = new Date(JSON.parse(quoted as string) as string).getTime();
+			return Number.isNaN(time) ? null : time;
+		});
+}
+
+/**
+ * pi's form of a derived message whose entry's timestamp theway refuses
+ * (with a warning, see {@link refusedTimes}): theway leaves the timestamp out.
+ */
+function withoutRefusedTime(
+	piForm: unknown,
+	mine: LlmMessage | undefined,
+	source: PiMessage,
+	refused: readonly unknown[],
+): unknown {
+	const m = piForm as Record<string, unknown>;
+	if (!DERIVED.has(source.role) || mine === undefined || "timestamp" in mine) return piForm;
+	if (!("timestamp" in m)) return piForm;
+	expect(refused, "pi's timestamp comes from one theway refused").toContain(m.timestamp);
 	const { timestamp: _, ...rest } = m;
 	return rest;
 }
@@ -273,16 +304,15 @@ function withoutNaNTimestamp(message: unknown, source: PiMessage): unknown {
  */
 function ours(service: ContextService, bundle: ContextBundle, text: string): LlmMessage[] {
 	const compactContexts = new Set(
-		text
-			.split("\n")
-			.filter((line) => line.includes('"compact_context"'))
-			.map((line) => {
-				try {
-					return (JSON.parse(line) as { id?: unknown }).id;
-				} catch {
-					return undefined; // a malformed line: no entry
-				}
-			}),
+		text.split("\n").map((line, i) => {
+			if (!line.includes('"compact_context"')) return undefined;
+			try {
+				// A version-1 entry has no id: it gets one from its line.
+				return (JSON.parse(line) as { id?: unknown }).id ?? v1EntryId(i + 1);
+			} catch {
+				return undefined; // a malformed line: no entry
+			}
+		}),
 	);
 	const kept = bundle.messages.filter((m, i) => {
 		if (m.role !== "collapse_context") return true;
@@ -315,13 +345,16 @@ export function expectSameAsPi(
 	expect(sources).toHaveLength(piLlm.length);
 	const markers = service.templateSet().markers;
 	const set = service.templateSet(bundle.meta.templateVersion);
+	const refused = refusedTimes(bundle);
 	let escaped = 0;
 	piLlm.forEach((message, i) => {
 		const source = sources[i] as PiMessage;
 		const expected = escapedLike(message, source, markers);
 		escaped += expected.escaped;
-		const piForm = withoutNaNTimestamp(expected.message, source);
-		expect(mine[i], `message ${i} (${source.role})`).toStrictEqual(reworded(source, piForm, set));
+		const framed = reworded(source, expected.message, set);
+		expect(mine[i], `message ${i} (${source.role})`).toStrictEqual(
+			withoutRefusedTime(framed, mine[i], source, refused),
+		);
 	});
 	return { escaped };
 }

@@ -1,0 +1,130 @@
+/**
+ * The differential test against pi on generated logs: random session logs
+ * in pi's format (`support/pi-session-logs.ts`: every entry type, versions 1
+ * to 3, trees of several branches, compactions naming anything as their
+ * first kept entry, duplicate ids, dangling parents, blank and malformed
+ * lines) are loaded by pi 0.73.1 (one child serves the whole run) and by
+ * ContextService, and the provider-ready messages must be the same, with the
+ * deliberate differences accounted for as in `pi-diff.test.ts`
+ * (`support/pi-reference.ts`). Counters assert that the generator reaches
+ * each edge case. `FUZZ_RUNS` scales the number of logs.
+ *
+ * Without pi installed (`npm run pi-reference`) the test is skipped locally
+ * (saying so) and fails under CI.
+ */
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { ContextService } from "../src/index.js";
+import { buildPiLog } from "./support/pi-log-build.js";
+import { reach } from "./support/pi-reach.js";
+import {
+	expectSameAsPi,
+	INSTALLED,
+	PI_VERSION,
+	PiServer,
+	requirePiUnderCi,
+} from "./support/pi-reference.js";
+import { piLogSpec } from "./support/pi-session-logs.js";
+import { runs, TIMEOUT, tally } from "./support/properties.js";
+import { tempDir } from "./support/temp.js";
+
+requirePiUnderCi("the differential property against pi");
+
+/** The edge cases, and the share of the logs that must reach each one. */
+const REACHED: Record<string, number> = {
+	"version 1": 0.1,
+	"version 2": 0.1,
+	"version 3": 0.3,
+	"tree: a fork": 0.1,
+	"tree: several forks": 0.03,
+	"leaf: not the last message": 0.05,
+	"leaf: not a message entry": 0.1,
+	"compaction: on the branch": 0.1,
+	"compaction: several on the branch": 0.02,
+	"kept: a message before it": 0.03,
+	"kept: a non-message entry before it": 0.01,
+	"kept: an older compaction within": 0.005,
+	"kept: the compaction itself": 0.005,
+	"kept: after it, on the branch": 0.002,
+	"kept: on another branch": 0.005,
+	"kept: names nothing": 0.005,
+	"kept: absent": 0.005,
+	"kept: by v1 index": 0.01,
+	"branch summary: text": 0.05,
+	"branch summary: empty": 0.01,
+	"custom_message: string": 0.03,
+	"custom_message: blocks": 0.03,
+	"custom_message: display true": 0.03,
+	"custom_message: display false": 0.03,
+	"entry: custom": 0.02,
+	"custom: compact_context": 0.02,
+	"entry: label": 0.05,
+	"entry: session_info": 0.05,
+	"entry: model_change": 0.03,
+	"entry: thinking_level_change": 0.03,
+	"entry: future_entry": 0.01,
+	"entry: message custom": 0.03,
+	"entry: message hookMessage": 0.005,
+	"entry: message system": 0.005,
+	"entry: message toolResult": 0.1,
+	"bash: excludeFromContext true": 0.02,
+	"bash: excludeFromContext false": 0.02,
+	"user: an image": 0.05,
+	"assistant: a tool call": 0.05,
+	"assistant: thinking": 0.05,
+	"duplicate id: on the branch": 0.03,
+	"parent: names nothing, on the branch": 0.03,
+	"parent: a later entry, on the branch": 0.01,
+	"cycle: off the branch": 0.005,
+	"timestamp: not what pi writes": 0.02,
+	"line: blank": 0.05,
+	"line: malformed": 0.05,
+	"line: scalar": 0.02,
+	"lead: byte-order mark": 0.01,
+	"lead: blank lines": 0.01,
+	"eol: CRLF": 0.05,
+	"context: 5 entries or more": 0.2,
+};
+
+describe.skipIf(!INSTALLED)(`generated logs: the same messages as pi ${PI_VERSION}`, () => {
+	const dir = tempDir("theway-pi-fuzz-");
+	const pi = new PiServer();
+	afterAll(() => pi.close());
+	const service = new ContextService();
+	let count = 0;
+
+	it(
+		"every generated pi log gives pi's messages, and the generator reaches every edge case",
+		async () => {
+			const counts = tally();
+			const total = runs(10);
+			let escaped = 0;
+			await fc.assert(
+				fc.asyncProperty(piLogSpec(), async (spec) => {
+					const log = buildPiLog(spec);
+					const file = join(dir, `log-${++count}.jsonl`);
+					writeFileSync(file, log.text);
+					try {
+						const reference = await pi.ask(file);
+						escaped += expectSameAsPi(service, file, log.text, reference).escaped;
+					} finally {
+						rmSync(file, { force: true });
+					}
+					for (const name of reach(log)) counts.hit(name);
+				}),
+				{ numRuns: total },
+			);
+			for (const [name, share] of Object.entries(REACHED)) counts.reached(name, total, share);
+			expect(escaped, "session text with reserved markers was escaped").toBeGreaterThan(0);
+			if (process.env.PI_FUZZ_COUNTS === "1") {
+				const names = new Set([...Object.keys(REACHED)]);
+				console.log(
+					[...names].map((name) => `${name}: ${counts.count(name)} of ${total}`).join("\n"),
+				);
+			}
+		},
+		TIMEOUT,
+	);
+});
