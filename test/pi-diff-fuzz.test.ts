@@ -85,6 +85,9 @@ const REACHED: Record<string, number> = {
 	"lead: byte-order mark": 0.01,
 	"lead: blank lines": 0.01,
 	"eol: CRLF": 0.05,
+	"line: header": 0.02,
+	"line: entries joined by a lone CR": 0.02,
+	"header: version 1 said": 0.05,
 	"context: 5 entries or more": 0.2,
 };
 
@@ -114,7 +117,13 @@ describe.skipIf(!INSTALLED)(`generated logs: the same messages as pi ${PI_VERSIO
 					}
 					for (const name of reach(log)) counts.hit(name);
 				}),
-				{ numRuns: total },
+				{
+					numRuns: total,
+					// Replays a failure: FUZZ_SEED and FUZZ_PATH as fast-check printed them.
+					...(process.env.FUZZ_SEED === undefined
+						? {}
+						: { seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH ?? "" }),
+				},
 			);
 			for (const [name, share] of Object.entries(REACHED)) counts.reached(name, total, share);
 			expect(escaped, "session text with reserved markers was escaped").toBeGreaterThan(0);

@@ -327,10 +327,13 @@ function isSession(value: unknown): boolean {
 	return isObject(value) && value.type === "session";
 }
 
+/** A line pi skips as blank: only whitespace as `String.prototype.trim` counts it (a BOM included). */
 function isBlank(text: string): boolean {
 	for (let i = 0; i < text.length; i++) {
 		const c = text.charCodeAt(i);
-		if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+		if (c === 0x20 || c === 0x09 || c === 0x0d) continue;
+		// Other whitespace (a no-break space, a line separator, a BOM) is rare: trim decides.
+		return (c > 0x7f || c === 0x0b || c === 0x0c) && text.trim() === "";
 	}
 	return true;
 }

@@ -41,18 +41,21 @@ export function buildPiLog(spec: PiLogSpec): BuiltPiLog {
 	});
 	// pi's index of each parsed line: the header is 0; junk that parses (a scalar) counts.
 	const junk: Junk[] = [];
+	const crJoins = nodes.some((node) => node.crJoin);
 	const parsedIndex: number[] = [];
 	let parsed = 1;
 	for (const node of nodes) {
 		for (const j of node.junkBefore) {
-			// pi's v1 migration gives every parsed value an id: a scalar line would crash it.
-			const line =
-				version === 1 && j.kind === "scalar" ? { kind: "malformed" as const, line: "{" } : j;
+			// A scalar would crash pi's v1 migration (every parsed value gets an id), and be pi's
+			// leaf if the entries after it were lost to a lone CR.
+			const scalarOk = version >= 2 && !crJoins;
+			const line = j.kind === "scalar" && !scalarOk ? { kind: "malformed" as const, line: "{" } : j;
 			junk.push(line);
-			if (line.kind === "scalar") parsed++;
+			if (line.kind === "scalar" || line.kind === "header") parsed++;
 		}
 		parsedIndex.push(parsed++);
 	}
+	for (const j of spec.trailing) junk.push(j);
 	const ancestors = (i: number): number[] => {
 		const out: number[] = [];
 		const byId = new Map<string, number>();
@@ -76,14 +79,29 @@ export function buildPiLog(spec: PiLogSpec): BuiltPiLog {
 			entry.parentId = parentIds[i];
 		}
 	});
-	const cutCycle = version >= 2 && cutCycleOnBranch(entries);
-	const lines = [JSON.stringify(header(spec))];
-	let k = 0;
-	nodes.forEach((node, i) => {
-		for (const _ of node.junkBefore) lines.push((junk[k++] as Junk).line);
-		lines.push(JSON.stringify(entries[i]));
-	});
-	const text = spec.lead + lines.map((line) => line + spec.eol).join("");
+	const head = JSON.stringify(header(spec));
+	const junkLine = (j: Junk) => (j.line === "$header" ? head : j.line);
+	const write = (): string => {
+		// Each line with what ends it: the log's line ending, or a lone CR joining it to the next.
+		const lines: [string, string][] = [[head, spec.eol]];
+		let k = 0;
+		nodes.forEach((node, i) => {
+			for (const _ of node.junkBefore) lines.push([junkLine(junk[k++] as Junk), spec.eol]);
+			// Not the last entry: pi trims the whole text, so `{…}\r\u00a0` would parse there alone.
+			const joined = node.crJoin && i < n - 1;
+			lines.push([JSON.stringify(entries[i]), joined ? "\r" : spec.eol]);
+		});
+		for (const j of spec.trailing) lines.push([junkLine(j), spec.eol]);
+		return spec.lead + lines.map(([line, end]) => line + end).join("");
+	};
+	let text = write();
+	let cutCycle = false;
+	for (let closing = cycleOnBranch(text, entries); closing !== undefined; ) {
+		closing.parentId = null;
+		cutCycle = true;
+		text = write();
+		closing = cycleOnBranch(text, entries);
+	}
 	return { spec, text, entries, parsedIndex, junk, cutCycle };
 }
 
@@ -94,7 +112,8 @@ function header(spec: PiLogSpec): JsonObject {
 		timestamp: "2026-01-01T00:00:00.000Z",
 		cwd: "/home/user/project",
 	};
-	if (spec.version === 1) return { ...base, ...spec.headerExtras };
+	if (spec.version === 1)
+		return { ...base, ...(spec.v1Explicit ? { version: 1 } : {}), ...spec.headerExtras };
 	return { ...base, version: spec.version };
 }
 
@@ -126,7 +145,11 @@ function entryOf(b: Body, i: number, c: Context): JsonObject {
 				...(b.tokensBefore === undefined ? {} : { tokensBefore: b.tokensBefore }),
 			};
 		case "branch_summary":
-			return { type: "branch_summary", fromId: other(b.pick), summary: b.summary };
+			return {
+				type: "branch_summary",
+				...(b.pick === undefined ? {} : { fromId: other(b.pick) }),
+				summary: b.summary,
+			};
 		case "custom_message":
 			return { type: "custom_message", ...b.fields };
 		case "custom":
@@ -193,28 +216,41 @@ function firstKept(b: Extract<Body, { t: "compaction" }>, i: number, c: Context)
 	}
 }
 
-/**
- * Cuts a cycle on the branch pi walks (from the last entry, through the
- * last entry of each id): the entry whose parent closes it becomes a root.
- */
-function cutCycleOnBranch(entries: JsonObject[]): boolean {
-	let cut = false;
-	for (;;) {
-		const byId = new Map(entries.map((e) => [e.id as string, e]));
-		const seen = new Set<JsonObject>();
-		let x = entries.at(-1);
-		let closing: JsonObject | undefined;
-		while (x !== undefined) {
-			seen.add(x);
-			const parent = typeof x.parentId === "string" ? byId.get(x.parentId) : undefined;
-			if (parent !== undefined && seen.has(parent)) {
-				closing = x;
-				break;
-			}
-			x = parent;
+/** The values pi parses from `text`, in order (the header first): blank and malformed lines skipped. */
+export function piParse(text: string): unknown[] {
+	const values: unknown[] = [];
+	for (const line of text.trim().split("\n")) {
+		if (!line.trim()) continue;
+		try {
+			values.push(JSON.parse(line));
+		} catch {
+			// skipped, as pi skips it
 		}
-		if (closing === undefined) return cut;
-		closing.parentId = null;
-		cut = true;
 	}
+	return values;
+}
+
+/**
+ * The entry (of `entries`, as written) whose parent closes a cycle on the
+ * branch pi walks from the last entry it parses of `text` (version 2 and
+ * later: a version-1 log is one chain), if any.
+ */
+function cycleOnBranch(text: string, entries: JsonObject[]): JsonObject | undefined {
+	const parsed = piParse(text).filter(
+		(v): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v),
+	);
+	if ((parsed[0] as JsonObject).version === undefined || parsed[0]?.version === 1) return undefined;
+	const tree = parsed.filter((v) => v.type !== "session");
+	const byId = new Map(tree.map((e) => [e.id, e]));
+	const seen = new Set<JsonObject>();
+	for (let x = tree.at(-1); x !== undefined; ) {
+		seen.add(x);
+		const parent = typeof x.parentId === "string" ? byId.get(x.parentId) : undefined;
+		if (parent !== undefined && seen.has(parent)) {
+			const written = JSON.stringify(x);
+			return entries.findLast((e) => JSON.stringify(e) === written);
+		}
+		x = parent;
+	}
+	return undefined;
 }

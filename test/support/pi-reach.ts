@@ -5,20 +5,27 @@
  * migration of version 1, the last entry as the leaf, the last entry of an
  * id winning, the latest compaction on the branch): never by the library.
  */
-import type { BuiltPiLog } from "./pi-log-build.js";
+import { type BuiltPiLog, piParse } from "./pi-log-build.js";
 
 type JsonObject = Record<string, unknown>;
 
-/** pi's view of the entries: ids and parents after migration, first kept entry by id. */
+const isObject = (v: unknown): v is JsonObject =>
+	typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** pi's view of the entries: parsed as pi parses, version 1 migrated (ids, chain, first kept by id). */
 function piEntries(log: BuiltPiLog): JsonObject[] {
-	if (log.spec.version >= 2) return log.entries;
+	const values = piParse(log.text);
+	const tree = values.filter((v): v is JsonObject => isObject(v) && v.type !== "session");
+	if (log.spec.version >= 2) return tree;
 	const out: JsonObject[] = [];
-	log.entries.forEach((e, i) => {
-		const entry: JsonObject = { ...e, id: `v1-${i}`, parentId: i === 0 ? null : `v1-${i - 1}` };
-		const index = e.firstKeptEntryIndex;
-		if (e.type === "compaction" && typeof index === "number") {
-			const k = log.parsedIndex.indexOf(index);
-			if (k >= 0 && k < i) entry.firstKeptEntryId = `v1-${k}`;
+	values.forEach((v, k) => {
+		if (!isObject(v) || v.type === "session") return;
+		const entry: JsonObject = { ...v, id: `v1-${k}`, parentId: (out.at(-1)?.id as string) ?? null };
+		const index = v.firstKeptEntryIndex;
+		if (v.type === "compaction" && typeof index === "number") {
+			const target = values[index];
+			if (isObject(target) && target.type !== "session" && index < k)
+				entry.firstKeptEntryId = `v1-${index}`;
 		}
 		out.push(entry);
 	});
@@ -39,9 +46,14 @@ export function reach(log: BuiltPiLog): string[] {
 	};
 	for (const j of log.junk) hit(`line: ${j.kind}`);
 	hit("lead: byte-order mark", log.spec.lead === "\ufeff");
-	hit("lead: blank lines", log.spec.lead === "\n \n");
+	hit("lead: blank lines", /^\s+$/.test(log.spec.lead) && log.spec.lead !== "\ufeff");
 	hit("eol: CRLF", log.spec.eol === "\r\n");
 	hit("cycle: cut on the branch", log.cutCycle);
+	hit(
+		"line: entries joined by a lone CR",
+		log.spec.nodes.slice(0, -1).some((n) => n.crJoin),
+	);
+	hit("header: version 1 said", log.spec.version === 1 && log.spec.v1Explicit);
 	const entries = piEntries(log);
 	if (entries.length === 0) return [...hits, "context: no entries"];
 

@@ -159,7 +159,9 @@ export class PiServer {
 			}, this.timeoutMs);
 			this.waiting = (line) => {
 				clearTimeout(timer);
-				resolve(JSON.parse(line) as PiResult);
+				const result = JSON.parse(line) as PiResult;
+				if (result.file === file) resolve(result);
+				else reject(new Error(`pi answered for ${result.file}, asked for ${file}`));
 			};
 			child.stdin?.write(`${file}\n`);
 		});

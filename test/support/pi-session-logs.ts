@@ -47,7 +47,7 @@ export type Body =
 	| { t: "message"; message: JsonObject }
 	| { t: "hook"; fields: JsonObject }
 	| { t: "compaction"; summary: string; tokensBefore?: number; kept: Kept; pick: number }
-	| { t: "branch_summary"; summary: string; pick: number }
+	| { t: "branch_summary"; summary: string; pick: number | undefined }
 	| { t: "custom_message"; fields: JsonObject }
 	| { t: "custom"; customType: string; data: unknown }
 	| { t: "compact_context"; summary: string }
@@ -57,8 +57,12 @@ export type Body =
 	| { t: "session_info"; name?: string }
 	| { t: "unknown"; type: string };
 
-/** A line that is not an entry: blank, not JSON, or JSON that is not an object. */
-export type Junk = { kind: "blank" | "malformed" | "scalar"; line: string };
+/**
+ * A line that is not an entry: blank (to pi, whatever `trim()` empties), not
+ * JSON, JSON that is not an object, or a session header again (the same or
+ * another; pi counts it in a v1 index). `$header` stands for the log's own.
+ */
+export type Junk = { kind: "blank" | "malformed" | "scalar" | "header"; line: string };
 
 export interface Node {
 	body: Body;
@@ -68,6 +72,8 @@ export interface Node {
 	/** null: the time pi writes (ISO 8601, UTC). */
 	time: string | null;
 	junkBefore: Junk[];
+	/** The next line follows after a lone CR instead of a line ending (one line to pi). */
+	crJoin: boolean;
 }
 
 export interface PiLogSpec {
@@ -75,7 +81,11 @@ export interface PiLogSpec {
 	nodes: Node[];
 	eol: "\n" | "\r\n";
 	/** Before the header: a byte-order mark, blank lines (pi trims the file's text). */
-	lead: "" | "\ufeff" | "\n \n";
+	lead: string;
+	/** Junk after the last entry (never a scalar: pi would take it for the leaf). */
+	trailing: Junk[];
+	/** A version-1 header says `"version": 1` (else it has no version). */
+	v1Explicit: boolean;
 	/** Keys of a version-1 header pi keeps as they are. */
 	headerExtras: JsonObject;
 }
@@ -98,6 +108,10 @@ const message = (m: fc.Arbitrary<JsonObject>) =>
 const body: fc.Arbitrary<Body> = fc.oneof(
 	{ weight: 6, arbitrary: message(userMessage) },
 	{ weight: 6, arbitrary: message(assistantMessage) },
+	{
+		weight: 1,
+		arbitrary: message(fc.tuple(assistantMessage, text).map(([m, content]) => ({ ...m, content }))),
+	},
 	{ weight: 3, arbitrary: message(toolResultMessage) },
 	{ weight: 2, arbitrary: message(bashMessage) },
 	{
@@ -140,7 +154,7 @@ const body: fc.Arbitrary<Body> = fc.oneof(
 		arbitrary: fc.record({
 			t: fc.constant("branch_summary" as const),
 			summary: fc.oneof(text, fc.constant("")),
-			pick: fc.nat(),
+			pick: fc.option(fc.nat(), { nil: undefined }),
 		}),
 	},
 	{
@@ -224,7 +238,7 @@ const junk: fc.Arbitrary<Junk> = fc.oneof(
 	{
 		weight: 3,
 		arbitrary: fc
-			.constantFrom("", " \t", "\r", "\u00a0")
+			.constantFrom("", " \t", "\r", "\u00a0", "\u2028", "\u3000 ")
 			.map((line) => ({ kind: "blank" as const, line })),
 	},
 	{
@@ -236,6 +250,7 @@ const junk: fc.Arbitrary<Junk> = fc.oneof(
 				'{"type":"message","id":"cut',
 				'{"type":"label","id":"x","parentId":null,"timestamp":"t","targetId":"x"}{"type":"label"}',
 				"undefined",
+				'\ufeff{"type":"label","id":"bom","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","targetId":"x"}',
 			)
 			.map((line) => ({ kind: "malformed" as const, line })),
 	},
@@ -244,6 +259,12 @@ const junk: fc.Arbitrary<Junk> = fc.oneof(
 		arbitrary: fc
 			.constantFrom("5", '"text"', "[]", "true")
 			.map((line) => ({ kind: "scalar" as const, line })),
+	},
+	{
+		weight: 1,
+		arbitrary: fc
+			.constantFrom("$header", '{"type":"session","version":3,"id":"another"}')
+			.map((line) => ({ kind: "header" as const, line })),
 	},
 );
 
@@ -259,6 +280,10 @@ const node: fc.Arbitrary<Node> = fc.record({
 		{ weight: 8, arbitrary: fc.constant<Junk[]>([]) },
 		{ weight: 1, arbitrary: fc.array(junk, { minLength: 1, maxLength: 2 }) },
 	),
+	crJoin: fc.oneof(
+		{ weight: 40, arbitrary: fc.constant(false) },
+		{ weight: 1, arbitrary: fc.constant(true) },
+	),
 });
 
 /** A pi session log of up to `maxEntries` entries (as a spec: see {@link buildPiLog}). */
@@ -271,9 +296,23 @@ export function piLogSpec(maxEntries = 24): fc.Arbitrary<PiLogSpec> {
 			{ weight: 1, arbitrary: fc.constant("\r\n" as const) },
 		),
 		lead: fc.oneof(
-			{ weight: 10, arbitrary: fc.constant("" as const) },
-			{ weight: 1, arbitrary: fc.constantFrom("\ufeff" as const, "\n \n" as const) },
+			{ weight: 10, arbitrary: fc.constant("") },
+			{
+				weight: 1,
+				arbitrary: fc.constantFrom("\ufeff", "\n \n", "\ufeff\n", "\u00a0\n", "\t\r\n"),
+			},
 		),
+		trailing: fc.oneof(
+			{ weight: 6, arbitrary: fc.constant<Junk[]>([]) },
+			{
+				weight: 1,
+				arbitrary: fc.array(
+					junk.filter((j) => j.kind !== "scalar"),
+					{ minLength: 1, maxLength: 2 },
+				),
+			},
+		),
+		v1Explicit: fc.boolean(),
 		headerExtras: fc.record(
 			{ provider: text, modelId: text, thinkingLevel: fc.constantFrom("off", "high") },
 			{ requiredKeys: [] },
