@@ -88,6 +88,9 @@ const REACHED: Record<string, number> = {
 	"line: header": 0.02,
 	"line: entries joined by a lone CR": 0.02,
 	"header: version 1 said": 0.05,
+	"v1: ids of its own": 0.05,
+	"id: an odd one, on the branch": 0.02,
+	"parent: an odd id naming nothing, on the branch": 0.01,
 	"context: 5 entries or more": 0.2,
 };
 

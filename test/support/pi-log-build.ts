@@ -29,7 +29,8 @@ export function buildPiLog(spec: PiLogSpec): BuiltPiLog {
 	const n = nodes.length;
 	const ids: string[] = [];
 	nodes.forEach((node, i) => {
-		ids.push(node.dup !== null && i > 0 ? (ids[node.dup.n % i] as string) : `e${i}`);
+		const fresh = node.idText !== null && !ids.includes(node.idText) ? node.idText : `e${i}`;
+		ids.push(node.dup !== null && i > 0 ? (ids[node.dup.n % i] as string) : fresh);
 	});
 	const parentIds = nodes.map((node, i): string | null => {
 		const p = node.parent;
@@ -37,7 +38,8 @@ export function buildPiLog(spec: PiLogSpec): BuiltPiLog {
 		if (p.to === "earlier") return i === 0 ? null : (ids[p.n % i] as string);
 		if (p.to === "later") return i + 1 < n ? (ids[i + 1 + (p.n % (n - i - 1))] as string) : null;
 		if (p.to === "root") return null;
-		return `gone-${i}`;
+		// Names no entry (unless an entry took one of the odd ids): the header's id, a key of Object.
+		return [`gone-${i}`, "session-fuzz", "__proto__", "hasOwnProperty"][p.n % 4] as string;
 	});
 	// pi's index of each parsed line: the header is 0; junk that parses (a scalar) counts.
 	const junk: Junk[] = [];
@@ -74,7 +76,7 @@ export function buildPiLog(spec: PiLogSpec): BuiltPiLog {
 	entries.forEach((entry, i) => {
 		const node = nodes[i] as Node;
 		entry.timestamp = node.time ?? new Date(BASE_TIME + i * 1000).toISOString();
-		if (version >= 2) {
+		if (version >= 2 || spec.v1Ids) {
 			entry.id = ids[i];
 			entry.parentId = parentIds[i];
 		}

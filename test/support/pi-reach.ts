@@ -6,6 +6,7 @@
  * id winning, the latest compaction on the branch): never by the library.
  */
 import { type BuiltPiLog, piParse } from "./pi-log-build.js";
+import { ODD_IDS } from "./pi-session-logs.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -54,6 +55,7 @@ export function reach(log: BuiltPiLog): string[] {
 		log.spec.nodes.slice(0, -1).some((n) => n.crJoin),
 	);
 	hit("header: version 1 said", log.spec.version === 1 && log.spec.v1Explicit);
+	hit("v1: ids of its own", log.spec.version === 1 && log.spec.v1Ids && log.entries.length > 0);
 	const entries = piEntries(log);
 	if (entries.length === 0) return [...hits, "context: no entries"];
 
@@ -93,6 +95,14 @@ export function reach(log: BuiltPiLog): string[] {
 		}),
 	);
 	hit("cycle: off the branch", hasCycle(entries, parentOf));
+	hit(
+		"id: an odd one, on the branch",
+		path.some((e) => ODD_IDS.includes(e.id as string)),
+	);
+	hit(
+		"parent: an odd id naming nothing, on the branch",
+		ODD_IDS.includes(String(path[0]?.parentId)) || path[0]?.parentId === "hasOwnProperty",
+	);
 
 	// The entries in pi's context: the latest compaction's kept part and what follows it.
 	const compactions = path.filter((e) => e.type === "compaction");

@@ -305,17 +305,17 @@ function withoutRefusedTime(
  * left out is checked to come from a `compact_context` entry of the file.
  */
 function ours(service: ContextService, bundle: ContextBundle, text: string): LlmMessage[] {
-	const compactContexts = new Set(
-		text.split("\n").map((line, i) => {
-			if (!line.includes('"compact_context"')) return undefined;
-			try {
-				// A version-1 entry has no id: it gets one from its line.
-				return (JSON.parse(line) as { id?: unknown }).id ?? v1EntryId(i + 1);
-			} catch {
-				return undefined; // a malformed line: no entry
-			}
-		}),
-	);
+	// Each compact_context line's id, and the one version 1 gives it from its line (either may apply).
+	const compactContexts = new Set<unknown>();
+	text.split("\n").forEach((line, i) => {
+		if (!line.includes('"compact_context"')) return;
+		try {
+			compactContexts.add((JSON.parse(line) as { id?: unknown }).id);
+			compactContexts.add(v1EntryId(i + 1));
+		} catch {
+			// a malformed line: no entry
+		}
+	});
 	const kept = bundle.messages.filter((m, i) => {
 		if (m.role !== "collapse_context") return true;
 		expect(compactContexts).toContain(bundle.entryIds[i]);

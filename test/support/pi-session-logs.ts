@@ -32,7 +32,7 @@ export type Parent =
 	| ({ to: "earlier" } & Ref)
 	| ({ to: "later" } & Ref)
 	| { to: "root" }
-	| { to: "nothing" };
+	| ({ to: "nothing" } & Ref);
 export type Kept =
 	| "ancestor"
 	| "itself"
@@ -69,6 +69,8 @@ export interface Node {
 	parent: Parent;
 	/** Reuse the id of an earlier entry (`dup`), or a fresh one. */
 	dup: Ref | null;
+	/** A fresh id of this text, if no entry has it yet (else `e<index>`). */
+	idText: string | null;
 	/** null: the time pi writes (ISO 8601, UTC). */
 	time: string | null;
 	junkBefore: Junk[];
@@ -86,6 +88,8 @@ export interface PiLogSpec {
 	trailing: Junk[];
 	/** A version-1 header says `"version": 1` (else it has no version). */
 	v1Explicit: boolean;
+	/** Version-1 entries carry ids and parents of their own anyway (pi replaces them). */
+	v1Ids: boolean;
 	/** Keys of a version-1 header pi keeps as they are. */
 	headerExtras: JsonObject;
 }
@@ -215,7 +219,7 @@ const parent: fc.Arbitrary<Parent> = fc.oneof(
 	{ weight: 4, arbitrary: fc.nat().map((n) => ({ to: "earlier" as const, n })) },
 	{ weight: 1, arbitrary: fc.nat().map((n) => ({ to: "later" as const, n })) },
 	{ weight: 1, arbitrary: fc.constant({ to: "root" as const }) },
-	{ weight: 1, arbitrary: fc.constant({ to: "nothing" as const }) },
+	{ weight: 1, arbitrary: fc.nat().map((n) => ({ to: "nothing" as const, n })) },
 );
 
 /** An entry's timestamp: what pi writes (null), or another date form, or no date. */
@@ -268,9 +272,22 @@ const junk: fc.Arbitrary<Junk> = fc.oneof(
 	},
 );
 
+/** Ids that are keys of every plain object, look like numbers, or name the session. */
+export const ODD_IDS = ["__proto__", "constructor", "toString", "0", "1e3", " e1", "session-fuzz"];
+
 const node: fc.Arbitrary<Node> = fc.record({
 	body,
 	parent,
+	idText: fc.oneof(
+		{ weight: 12, arbitrary: fc.constant(null) },
+		{
+			weight: 1,
+			arbitrary: fc.oneof(
+				fc.constantFrom(...ODD_IDS),
+				text.filter((t) => t !== ""),
+			),
+		},
+	),
 	dup: fc.oneof(
 		{ weight: 12, arbitrary: fc.constant(null) },
 		{ weight: 1, arbitrary: fc.nat().map((n) => ({ n })) },
@@ -313,6 +330,7 @@ export function piLogSpec(maxEntries = 24): fc.Arbitrary<PiLogSpec> {
 			},
 		),
 		v1Explicit: fc.boolean(),
+		v1Ids: fc.boolean(),
 		headerExtras: fc.record(
 			{ provider: text, modelId: text, thinkingLevel: fc.constantFrom("off", "high") },
 			{ requiredKeys: [] },
