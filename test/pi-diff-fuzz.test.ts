@@ -12,7 +12,7 @@
  * Without pi installed (`npm run pi-reference`) the test is skipped locally
  * (saying so) and fails under CI.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,7 +27,7 @@ import {
 	requirePiUnderCi,
 } from "./support/pi-reference.js";
 import { piLogSpec } from "./support/pi-session-logs.js";
-import { runs, TIMEOUT, tally } from "./support/properties.js";
+import { budget, retain, runs, TIMEOUT, tally } from "./support/properties.js";
 import { tempDir } from "./support/temp.js";
 
 requirePiUnderCi("the differential property against pi");
@@ -92,13 +92,36 @@ const REACHED: Record<string, number> = {
 	"id: an odd one, on the branch": 0.02,
 	"parent: an odd id naming nothing, on the branch": 0.01,
 	"context: 5 entries or more": 0.2,
+	"read: appended to after a first load": 0.2,
+	"read: first load cut mid-line": 0.1,
+	"read: asynchronously": 0.3,
+	"read: a small memory budget": 0.2,
 };
+
+/**
+ * How theway reads a log: with a memory budget (entries let go and read back),
+ * asynchronously, or first cut short at any byte, then appended to and read
+ * again (the kept session resumes where it stopped).
+ */
+const reading = fc.record({
+	retain: retain,
+	async: fc.boolean(),
+	cut: fc.option(fc.nat(), { nil: undefined, freq: 3 }),
+});
 
 describe.skipIf(!INSTALLED)(`generated logs: the same messages as pi ${PI_VERSION}`, () => {
 	const dir = tempDir("theway-pi-fuzz-");
 	const pi = new PiServer();
 	afterAll(() => pi.close());
-	const service = new ContextService();
+	const services = new Map<number | undefined, ContextService>();
+	const serviceFor = (retainBytes: number | undefined): ContextService => {
+		let service = services.get(retainBytes);
+		if (service === undefined) {
+			service = new ContextService(budget(retainBytes));
+			services.set(retainBytes, service);
+		}
+		return service;
+	};
 	let count = 0;
 
 	it(
@@ -108,16 +131,38 @@ describe.skipIf(!INSTALLED)(`generated logs: the same messages as pi ${PI_VERSIO
 			const total = runs(10);
 			let escaped = 0;
 			await fc.assert(
-				fc.asyncProperty(piLogSpec(), async (spec) => {
+				fc.asyncProperty(piLogSpec(), reading, async (spec, how) => {
 					const log = buildPiLog(spec);
 					const file = join(dir, `log-${++count}.jsonl`);
-					writeFileSync(file, log.text);
+					const service = serviceFor(how.retain);
+					const load = () =>
+						how.async
+							? service.load(file, { virtualize: false })
+							: service.loadSync(file, { virtualize: false });
+					const bytes = Buffer.from(log.text);
 					try {
+						if (how.cut !== undefined && bytes.length > 0) {
+							const at = how.cut % bytes.length;
+							writeFileSync(file, bytes.subarray(0, at));
+							try {
+								await load();
+							} catch {
+								// the header itself was cut: nothing is kept to resume
+							}
+							appendFileSync(file, bytes.subarray(at));
+							counts.hit("read: appended to after a first load");
+							counts.hit("read: first load cut mid-line", at > 0 && bytes[at - 1] !== 0x0a);
+						} else {
+							writeFileSync(file, bytes);
+						}
 						const reference = await pi.ask(file);
-						escaped += expectSameAsPi(service, file, log.text, reference).escaped;
+						escaped += expectSameAsPi(service, await load(), log.text, reference).escaped;
 					} finally {
 						rmSync(file, { force: true });
+						service.close(file);
 					}
+					counts.hit("read: asynchronously", how.async);
+					counts.hit("read: a small memory budget", how.retain !== undefined && how.retain < 1000);
 					for (const name of reach(log)) counts.hit(name);
 				}),
 				{
@@ -128,14 +173,13 @@ describe.skipIf(!INSTALLED)(`generated logs: the same messages as pi ${PI_VERSIO
 						: { seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH ?? "" }),
 				},
 			);
+			if (process.env.PI_FUZZ_COUNTS === "1") {
+				const lines = Object.keys(REACHED).map((name) => `${name}: ${counts.count(name)}`);
+				console.log(`${total} logs\n${lines.join("\n")}`);
+			}
+			if (process.env.FUZZ_SEED !== undefined) return; // a replay runs too few logs to count
 			for (const [name, share] of Object.entries(REACHED)) counts.reached(name, total, share);
 			expect(escaped, "session text with reserved markers was escaped").toBeGreaterThan(0);
-			if (process.env.PI_FUZZ_COUNTS === "1") {
-				const names = new Set([...Object.keys(REACHED)]);
-				console.log(
-					[...names].map((name) => `${name}: ${counts.count(name)} of ${total}`).join("\n"),
-				);
-			}
 		},
 		TIMEOUT,
 	);

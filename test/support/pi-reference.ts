@@ -326,20 +326,20 @@ function ours(service: ContextService, bundle: ContextBundle, text: string): Llm
 }
 
 /**
- * Asserts that `service` gives, for the log at `file` (holding `text`), the
- * provider-ready messages pi gave (`reference`), deliberate differences
- * accounted for. Returns how many session-text fields theway escaped.
+ * Asserts that `bundle` (loaded by `service` with `virtualize: false` from a
+ * log holding `text`) gives the provider-ready messages pi gave
+ * (`reference`), deliberate differences accounted for. Returns how many
+ * session-text fields theway escaped.
  */
 export function expectSameAsPi(
 	service: ContextService,
-	file: string,
+	bundle: ContextBundle,
 	text: string,
 	reference: PiResult | undefined,
 ): { escaped: number } {
 	expect(reference?.error, "pi failed to load it").toBeUndefined();
 	const piMessages = reference?.messages as PiMessage[];
 	const piLlm = reference?.llm as LlmMessage[];
-	const bundle = service.loadSync(file, { virtualize: false });
 	const mine = ours(service, bundle, text);
 	expect(mine.map((m) => m.role)).toEqual(piLlm.map((m) => m.role));
 	// pi's convertToLlm drops excluded bash executions and unknown roles: line its messages up with theway's.
