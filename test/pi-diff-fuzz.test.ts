@@ -79,6 +79,7 @@ const REACHED: Record<string, number> = {
 	"parent: a later entry, on the branch": 0.01,
 	"cycle: off the branch": 0.005,
 	"timestamp: not what pi writes": 0.02,
+	"message: a string timestamp, made user text": 0.005,
 	"line: blank": 0.05,
 	"line: malformed": 0.05,
 	"line: scalar": 0.02,

@@ -50,10 +50,12 @@ export function convertMessage(message: ContextMessage, set: TemplateSet): LlmMe
 	// A message built by hand may hold anything where text should be.
 	const text = (value: unknown) => clean(asText(value));
 	const line = (value: unknown) => neutralize(asText(value), set.markers, { line: true });
+	// The message's own timestamp, whatever it holds, as pi passes it; null is a derived
+	// message's timestamp that is no date (warned when projected): left out.
 	const user = (content: unknown): LlmMessage => ({
 		role: "user",
 		content,
-		...(typeof m.timestamp === "number" ? { timestamp: m.timestamp } : {}),
+		...(m.timestamp === undefined || m.timestamp === null ? {} : { timestamp: m.timestamp }),
 	});
 	const framed = (body: string) => user([{ type: "text", text: body }]);
 	if (m.type === "custom" && m.role === "collapse_context") {

@@ -137,7 +137,13 @@ function entryOf(b: Body, i: number, c: Context): JsonObject {
 		case "hook": {
 			// Version 2 called a custom message role hookMessage (pi migrates it).
 			const role = c.version < 3 ? "hookMessage" : "custom";
-			return { type: "message", message: { role, ...b.fields, timestamp: i } };
+			const time =
+				b.time === null
+					? { timestamp: i }
+					: b.time.time === undefined
+						? {}
+						: { timestamp: b.time.time };
+			return { type: "message", message: { role, ...b.fields, ...time } };
 		}
 		case "compaction":
 			return {

@@ -149,6 +149,11 @@ export function reach(log: BuiltPiLog): string[] {
 		if (e.type !== "message") continue;
 		const m = message(e);
 		if (m.role === "bashExecution") hit(`bash: excludeFromContext ${String(m.excludeFromContext)}`);
+		hit(
+			"message: a string timestamp, made user text",
+			typeof m.timestamp === "string" &&
+				["custom", "hookMessage", "bashExecution"].includes(String(m.role)),
+		);
 		if (m.role === "user")
 			hit(
 				"user: an image",

@@ -45,7 +45,7 @@ export type Kept =
 
 export type Body =
 	| { t: "message"; message: JsonObject }
-	| { t: "hook"; fields: JsonObject }
+	| { t: "hook"; fields: JsonObject; time: { time: unknown } | null }
 	| { t: "compaction"; summary: string; tokensBefore?: number; kept: Kept; pick: number }
 	| { t: "branch_summary"; summary: string; pick: number | undefined }
 	| { t: "custom_message"; fields: JsonObject }
@@ -106,8 +106,24 @@ const customFields = fc.record(
 	{ requiredKeys: ["content"] },
 );
 
+/** A message's own timestamp: the epoch milliseconds pi writes, or rarely a string, or none. */
+const messageTime: fc.Arbitrary<{ time: unknown } | null> = fc.oneof(
+	{ weight: 15, arbitrary: fc.constant(null) },
+	{
+		weight: 1,
+		arbitrary: fc.constantFrom({ time: "2026-01-01T00:00:00.000Z" }, { time: undefined }),
+	},
+);
+
 const message = (m: fc.Arbitrary<JsonObject>) =>
-	m.map((message) => ({ t: "message" as const, message }));
+	fc.tuple(m, messageTime).map(([message, time]) => {
+		if (time === null) return { t: "message" as const, message };
+		const { timestamp: _, ...rest } = message;
+		return {
+			t: "message" as const,
+			message: time.time === undefined ? rest : { ...rest, timestamp: time.time },
+		};
+	});
 
 const body: fc.Arbitrary<Body> = fc.oneof(
 	{ weight: 6, arbitrary: message(userMessage) },
@@ -128,7 +144,18 @@ const body: fc.Arbitrary<Body> = fc.oneof(
 			}),
 		),
 	},
-	{ weight: 2, arbitrary: customFields.map((fields) => ({ t: "hook" as const, fields })) },
+	{
+		weight: 2,
+		arbitrary: fc
+			.tuple(
+				customFields,
+				fc.oneof(
+					messageTime,
+					messageTime.filter((t) => t !== null),
+				),
+			)
+			.map(([fields, time]) => ({ t: "hook" as const, fields, time })),
+	},
 	{
 		weight: 4,
 		arbitrary: fc.record(
