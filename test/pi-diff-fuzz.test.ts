@@ -58,6 +58,7 @@ const REACHED: Record<string, number> = {
 	"custom_message: blocks": 0.03,
 	"custom_message: display true": 0.03,
 	"custom_message: display false": 0.03,
+	"custom_message: a block neither text nor image": 0.01,
 	"entry: custom": 0.02,
 	"custom: compact_context": 0.02,
 	"entry: label": 0.05,

@@ -144,6 +144,11 @@ export function reach(log: BuiltPiLog): string[] {
 		if (e.type === "custom_message") {
 			hit(`custom_message: ${typeof e.content === "string" ? "string" : "blocks"}`);
 			hit(`custom_message: display ${String(e.display)}`);
+			const types = Array.isArray(e.content) ? (e.content as JsonObject[]).map((b) => b.type) : [];
+			hit(
+				"custom_message: a block neither text nor image",
+				types.some((t) => t !== "text" && t !== "image"),
+			);
 		}
 		if (e.type === "custom" && e.customType === "compact_context") hit("custom: compact_context");
 		if (e.type !== "message") continue;

@@ -212,13 +212,19 @@ function escapedSource(
 		case "branchSummary":
 			source.summary = clean(m.summary) as string;
 			break;
-		case "custom":
-			source.content = Array.isArray(m.content)
-				? (m.content as { type?: unknown; text?: unknown }[]).map((b) =>
-						b.type === "text" ? { ...b, text: clean(b.text) } : b,
-					)
-				: clean(m.content);
+		case "custom": {
+			// Every string of the content, however deep and whatever its block, but an image's data.
+			const deep = (value: unknown, key?: string, image = false): unknown => {
+				if (typeof value === "string") return image && key === "data" ? value : clean(value);
+				if (Array.isArray(value)) return value.map((v) => deep(v));
+				if (value === null || typeof value !== "object") return value;
+				const o = value as Record<string, unknown>;
+				const entries = Object.entries(o).map(([k, v]) => [k, deep(v, k, o.type === "image")]);
+				return Object.fromEntries(entries);
+			};
+			source.content = deep(m.content);
 			break;
+		}
 		case "bashExecution":
 			source.command = clean(m.command) as string;
 			source.output = clean(m.output) as string;

@@ -19,6 +19,8 @@ import {
 	json,
 	text,
 	textBlock,
+	thinkingBlock,
+	toolCallBlock,
 	toolResultMessage,
 	userMessage,
 } from "./arbitrary-text.js";
@@ -95,11 +97,28 @@ export interface PiLogSpec {
 }
 
 const content = fc.oneof(text, fc.array(fc.oneof(textBlock, imageBlock), { maxLength: 3 }));
+/** Custom content may hold any block pi passes along: thinking, tool calls, blocks of no known type. */
+const customContent = fc.oneof(
+	{ weight: 4, arbitrary: content },
+	{
+		weight: 1,
+		arbitrary: fc.array(
+			fc.oneof(
+				textBlock,
+				imageBlock,
+				thinkingBlock,
+				toolCallBlock,
+				fc.record({ type: fc.constant("note"), text, extra: fc.record({ deep: text }) }),
+			),
+			{ minLength: 1, maxLength: 4 },
+		),
+	},
+);
 
 const customFields = fc.record(
 	{
 		customType: text,
-		content,
+		content: customContent,
 		display: fc.boolean(),
 		details: json,
 	},
