@@ -89,6 +89,7 @@ const REACHED: Record<string, number> = {
 	"eol: CRLF": 0.05,
 	"line: header": 0.02,
 	"line: entries joined by a lone CR": 0.02,
+	"line: an entry padded with spaces and tabs": 0.05,
 	"header: version 1 said": 0.05,
 	"v1: ids of its own": 0.05,
 	"id: an odd one, on the branch": 0.02,
@@ -158,7 +159,10 @@ describe.skipIf(!INSTALLED)(`generated logs: the same messages as pi ${PI_VERSIO
 							writeFileSync(file, bytes);
 						}
 						const reference = await pi.ask(file);
-						escaped += expectSameAsPi(service, await load(), log.text, reference).escaped;
+						const bundle = await load();
+						escaped += expectSameAsPi(service, bundle, log.text, reference).escaped;
+						// The same leaf (pi gives a version-1 log random ids: only later versions compare).
+						if (spec.version >= 2) expect(bundle.meta.leafId).toBe(reference.leafId ?? null);
 					} finally {
 						rmSync(file, { force: true });
 						service.close(file);

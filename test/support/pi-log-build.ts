@@ -91,7 +91,8 @@ export function buildPiLog(spec: PiLogSpec): BuiltPiLog {
 			for (const _ of node.junkBefore) lines.push([junkLine(junk[k++] as Junk), spec.eol]);
 			// Not the last entry: pi trims the whole text, so `{…}\r\u00a0` would parse there alone.
 			const joined = node.crJoin && i < n - 1;
-			lines.push([JSON.stringify(entries[i]), joined ? "\r" : spec.eol]);
+			const line = JSON.stringify(entries[i]);
+			lines.push([node.pad ? ` \t${line}  ` : line, joined ? "\r" : spec.eol]);
 		});
 		for (const j of spec.trailing) lines.push([junkLine(j), spec.eol]);
 		return spec.lead + lines.map(([line, end]) => line + end).join("");

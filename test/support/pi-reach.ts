@@ -54,6 +54,10 @@ export function reach(log: BuiltPiLog): string[] {
 		"line: entries joined by a lone CR",
 		log.spec.nodes.slice(0, -1).some((n) => n.crJoin),
 	);
+	hit(
+		"line: an entry padded with spaces and tabs",
+		log.spec.nodes.some((n) => n.pad),
+	);
 	hit("header: version 1 said", log.spec.version === 1 && log.spec.v1Explicit);
 	hit("v1: ids of its own", log.spec.version === 1 && log.spec.v1Ids && log.entries.length > 0);
 	const entries = piEntries(log);

@@ -78,6 +78,8 @@ export interface Node {
 	junkBefore: Junk[];
 	/** The next line follows after a lone CR instead of a line ending (one line to pi). */
 	crJoin: boolean;
+	/** JSON whitespace around the entry's line. */
+	pad: boolean;
 }
 
 export interface PiLogSpec {
@@ -342,6 +344,10 @@ const node: fc.Arbitrary<Node> = fc.record({
 	junkBefore: fc.oneof(
 		{ weight: 8, arbitrary: fc.constant<Junk[]>([]) },
 		{ weight: 1, arbitrary: fc.array(junk, { minLength: 1, maxLength: 2 }) },
+	),
+	pad: fc.oneof(
+		{ weight: 20, arbitrary: fc.constant(false) },
+		{ weight: 1, arbitrary: fc.constant(true) },
 	),
 	crJoin: fc.oneof(
 		{ weight: 40, arbitrary: fc.constant(false) },
