@@ -89,6 +89,8 @@ export interface ContextBundle {
 
 type Session = OpenLog<SessionTree>;
 
+const lineOf = (line: number | undefined) => (line === undefined ? {} : { line });
+
 export class ContextService {
 	private readonly sessions = new Map<string, Session>();
 	/** The load in progress per file: loads of one file run one after the other. */
@@ -140,10 +142,30 @@ export class ContextService {
 		}
 	}
 
+	/** The set to render with: asked for, else the session's pin (a pin to no set is located at its line). */
+	private setFor(log: Session, options: LoadOptions): TemplateSet {
+		const pin = log.sink.metadata.templateVersion;
+		if (options.templateVersion !== undefined || pin === undefined) {
+			return this.registry.get(options.templateVersion);
+		}
+		try {
+			return this.registry.get(pin);
+		} catch (error) {
+			if (!(error instanceof ContextError) || error.code !== "unknown_template_version")
+				throw error;
+			throw new ContextError(
+				"unknown_template_version",
+				`the session pins templateVersion ${JSON.stringify(pin)}, which ${error.file ?? "the templates folder"} does not hold (have: ${this.registry.versions().join(", ")}); ask for another set to render it (--template-version, or templateVersion)`,
+				{ file: log.name, ...lineOf(log.sink.metadataLines.templateVersion) },
+				{ cause: error },
+			);
+		}
+	}
+
 	private bundle(log: Session, options: LoadOptions): ContextBundle {
 		const tree = log.sink;
 		const header = log.header;
-		const set = this.registry.get(options.templateVersion ?? tree.metadata.templateVersion);
+		const set = this.setFor(log, options);
 		const summaryDiagnostics: Diagnostic[] = [];
 		const projection = projectBranch(
 			tree,

@@ -4,7 +4,7 @@
  * flood of 10,000 requests to the real process.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -16,6 +16,8 @@ import { serveStreams } from "../src/serve/stdio.js";
 import { type Client, inProcess, spawned } from "./support/serve.js";
 import { assistant, HEADER, user, writeLog } from "./support/session.js";
 import { tempDir } from "./support/temp.js";
+
+const zip = <A, B>(a: readonly A[], b: readonly B[]): [A, B][] => a.map((x, i) => [x, b[i] as B]);
 
 const good = () => writeLog([HEADER, user("u1", null, "hi"), assistant("a1", "u1", "hello")]);
 
@@ -108,6 +110,35 @@ describe("error codes", () => {
 			JSON.stringify({ jsonrpc: "2.0", id: 1, method: "load", params: { path } }),
 		);
 		expect(reply.error?.data).toMatchObject({ code: "io", file: path });
+	});
+
+	it("-32001 for a path through a file, a symlink loop and a name too long, as the CLI says", async () => {
+		const { client } = inProcess();
+		const dir = tempDir("theway-paths-");
+		symlinkSync(join(dir, "b"), join(dir, "a"));
+		symlinkSync(join(dir, "a"), join(dir, "b"));
+		const paths = [join(good(), "x"), join(dir, "a"), join(dir, `${"n".repeat(300)}.jsonl`)];
+		for (const [path, errno] of zip(paths, ["ENOTDIR", "ELOOP", "ENAMETOOLONG"])) {
+			const reply = await errorOf(
+				client,
+				JSON.stringify({ jsonrpc: "2.0", id: 1, method: "load", params: { path } }),
+			);
+			expect(reply.error?.code, path).toBe(-32001);
+			expect(reply.error?.data, path).toMatchObject({ code: "io", file: path });
+			expect(reply.error?.data?.message, path).toContain(errno);
+		}
+	});
+
+	it("-32602 for an empty path, and for one longer than any path (never echoed back)", async () => {
+		const { client } = inProcess();
+		for (const path of ["", `/${"x".repeat(5_000_000)}`]) {
+			const reply = await errorOf(
+				client,
+				JSON.stringify({ jsonrpc: "2.0", id: 1, method: "load", params: { path } }),
+			);
+			expect(reply.error?.code).toBe(-32602);
+			expect(JSON.stringify(reply).length).toBeLessThan(1000);
+		}
 	});
 
 	const hasMkfifo = spawnSync("mkfifo", ["--version"]).status === 0;

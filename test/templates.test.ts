@@ -146,7 +146,7 @@ describe("section order", () => {
 
 	it("rejects a section tag written by another template", () => {
 		const e = compileError({
-			"environment.hbs": (t) => t.replace("Current working", "</environment>\nCurrent working"),
+			"environment.hbs": (t) => `${t.trimEnd()}\n</environment>\n`,
 		});
 		expect(e.code).toBe("section_order");
 		expect(e.file).toMatch(/environment\.hbs$/);

@@ -103,7 +103,6 @@ export class Workspace {
 
 	/** Whether `error` is about the templates (not the session). */
 	isTemplateError(error: ContextError): boolean {
-		if (error.code === "unknown_template_version") return true;
 		const file = error.file ?? error.diagnostics[0]?.file;
 		if (file === undefined) return false;
 		const inside = relative(this.templates, file);

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
+import { ioError } from "../log/read.js";
 import { bundleConverter } from "../render/stubs.js";
 import { type ContextBundle, ContextService, type LoadOptions } from "../service.js";
 import { type CursorState, CursorStore, continues, type FileStamp } from "./cursors.js";
@@ -130,6 +131,10 @@ export class Sidecar {
 	}
 
 	private async load(params: LoadParams): Promise<unknown> {
+		if (params.path === "") throw new ParamsError('param "path" must name a session log');
+		if (params.path.length > MAX_PATH) {
+			throw new ParamsError(`param "path" is longer than any path (${MAX_PATH} characters)`);
+		}
 		const file = resolve(params.path);
 		const stamp = stampOf(file);
 		const format = params.format ?? "llm";
@@ -208,6 +213,9 @@ export class Sidecar {
 
 type Id = Reply["id"];
 
+/** The longest path a system takes (Linux's PATH_MAX); a longer one is not echoed back. */
+const MAX_PATH = 4096;
+
 class MethodNotFound extends Error {
 	constructor(readonly method: string) {
 		super(method);
@@ -230,7 +238,12 @@ function loadOptions(params: LoadParams): LoadOptions {
  * opened (opening a FIFO would wait for a writer, and stall every session).
  */
 function stampOf(file: string): FileStamp {
-	const stat = statSync(file, { throwIfNoEntry: false });
+	let stat: ReturnType<typeof statSync>;
+	try {
+		stat = statSync(file, { throwIfNoEntry: false });
+	} catch (error) {
+		throw ioError(file, error); // a path through a file, a symlink loop, a name too long
+	}
 	if (stat === undefined) return { dev: -1, ino: -1, size: 0 }; // the load names the missing file
 	if (!stat.isFile() && !stat.isDirectory()) {
 		throw new ContextError(

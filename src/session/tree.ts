@@ -29,6 +29,8 @@ export class SessionTree implements EntrySink {
 	readonly byId = new IdIndex(this.ids);
 	/** The session-wide metadata fold (a prototype-less map: keys come from the log). */
 	readonly metadata: SessionMetadata = Object.create(null);
+	/** The line that last set each metadata key, to point at it (a pin to a set that does not exist). */
+	readonly metadataLines: Record<string, number> = Object.create(null);
 	/** Structural repairs (in strict mode they throw instead). */
 	readonly diagnostics: Diagnostics;
 	/** The default leaf: the last entry in file order, but a side record (`session_metadata`, parentId null). */
@@ -140,7 +142,7 @@ export class SessionTree implements EntrySink {
 			this.parentCol.data[i] = parent;
 			this.inherit(i);
 		}
-		if (kind === Kind.Metadata) this.fold(entry);
+		if (kind === Kind.Metadata) this.fold(entry, i);
 		if (!(kind === Kind.Metadata && parentId === null)) this.leaf = i;
 	}
 
@@ -229,12 +231,13 @@ export class SessionTree implements EntrySink {
 		}
 	}
 
-	private fold(entry: Entry): void {
+	private fold(entry: Entry, i: number): void {
 		const data = "data" in entry ? entry.data : undefined;
 		if (typeof data !== "object" || data === null) return;
 		for (const [key, value] of Object.entries(data)) {
 			if (value === null) delete this.metadata[key];
 			else this.metadata[key] = value;
+			this.metadataLines[key] = this.line(i);
 		}
 	}
 
