@@ -9,7 +9,7 @@ new message.
     python3 examples/sidecar_client.py SESSION.jsonl [-- SIDECAR COMMAND...]
 
 The session is copied to a temporary file first; the original is not touched.
-The default sidecar command is this repository's build (`node dist/cli/bin.js
+The default sidecar command is this repository's build (`node dist/cli/bin.cjs
 serve --stdio`); an installed package would use `theway-context serve --stdio`.
 """
 import json
@@ -22,7 +22,7 @@ import uuid
 from datetime import datetime, timezone
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_COMMAND = ["node", os.path.join(HERE, "..", "dist", "cli", "bin.js"), "serve", "--stdio"]
+DEFAULT_COMMAND = ["node", os.path.join(HERE, "..", "dist", "cli", "bin.cjs"), "serve", "--stdio"]
 
 
 class SidecarError(Exception):

@@ -265,6 +265,21 @@ describe("diff: usage", () => {
 		expect(result.stderr).toMatch(/no template set "v999"/);
 		expect(result.code).toBe(1);
 	});
+
+	it("a side that does not build stops the diff once, with its located error, before any session", async () => {
+		const broken = tempDir("theway-broken-side-");
+		cpSync(BUNDLED_SET, join(broken, "v1"), { recursive: true });
+		cpSync(join(ROOT, "categories.yaml"), join(broken, "categories.yaml"));
+		const tools = join(broken, "v1", "tools.hbs");
+		writeFileSync(tools, `${readFileSync(tools, "utf8")}{{noSuchField}}\n`);
+		const result = await runCli(["diff", EXAMPLES, "--from", BUNDLED_SET, "--to", broken]);
+		expect(result.code).toBe(1);
+		expect(result.stderr.match(/noSuchField/g)?.length).toBeGreaterThan(0);
+		expect(result.stderr).toContain(tools);
+		// One error, not one per session: no session was compared.
+		expect(result.stderr.match(/tools\.hbs:\d+:\d+/g)).toHaveLength(1);
+		expect(result.stdout).toBe("");
+	});
 });
 
 describe("diff on a terminal", () => {

@@ -9,6 +9,7 @@ import { formatSessionDiff, formatSummary, summarize } from "../measure/diff-rep
 import { TOKENIZER_NAMES } from "../measure/tokenizer.js";
 import { escapeControl } from "../render/terminal.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
+import { TemplateRegistry } from "../templates/registry.js";
 import { compareAll } from "./diff-pool.js";
 import { choiceOption, defineCommand, HELP_OPTION, printJson, templatesOption } from "./io.js";
 
@@ -68,6 +69,8 @@ export const diffCommand = defineCommand(
 		const from = side(values.from, templates, io.cwd);
 		const to = side(values.to, templates, io.cwd);
 		const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
+		await checkSide(from);
+		await checkSide(to);
 
 		const progress =
 			io.stderrIsTTY === true && files.length > 1
@@ -116,6 +119,17 @@ function side(arg: string, templates: string, cwd: string): Side {
 	}
 	if (isDirectory(path) && !/^v\d+$/.test(arg)) return { templates: path };
 	return { templates, version: arg };
+}
+
+/**
+ * The set a side names (or its folder's newest) built once here: a broken
+ * one stops the diff with its error, before any session is read, instead of
+ * failing every session alike. (A session may still pin another set.)
+ */
+async function checkSide(side: Side): Promise<void> {
+	const registry = new TemplateRegistry(side.templates);
+	await registry.ready();
+	registry.get(side.version);
 }
 
 /** A session file, or every `.jsonl` under a folder (sorted). */
