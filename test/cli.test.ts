@@ -167,6 +167,22 @@ describe("wrong usage: exit 2 with usage on stderr", () => {
 		["render with two files", ["render", COLLAPSE_CHILD, NO_COLLAPSE], /one session log/],
 		["an unknown option", ["render", COLLAPSE_CHILD, "--bogus"], /bogus/],
 		["a bad --format", ["render", COLLAPSE_CHILD, "--format", "xml"], /--format/],
+		[
+			"a misspelt option, with the one meant",
+			["render", COLLAPSE_CHILD, "--formt", "json"],
+			/unknown option --formt \(did you mean --format\?\)/,
+		],
+		[
+			"an option without its value",
+			["render", COLLAPSE_CHILD, "--format"],
+			/--format needs a value$/m,
+		],
+		[
+			"a value that looks like an option",
+			["render", COLLAPSE_CHILD, "--leaf", "-x"],
+			/--leaf needs a value; to give one that starts with "-", write --leaf=VALUE/,
+		],
+		["a value to a flag", ["render", COLLAPSE_CHILD, "--quiet=yes"], /--quiet takes no value/],
 	];
 	for (const [name, argv, message] of cases) {
 		it(`for ${name}`, async () => {

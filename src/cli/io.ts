@@ -50,12 +50,52 @@ export function defineCommand<T extends Options & typeof HELP_OPTION>(
 		try {
 			parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
 		} catch (error) {
-			throw usageError((error as Error).message, usage);
+			throw usageError(
+				argsMistake(error as Error & { code?: string }, Object.keys(options)),
+				usage,
+			);
 		}
 		if ((parsed.values as { help?: boolean }).help !== true) return run(parsed, io);
 		io.stdout(usage);
 		return 0;
 	};
+}
+
+/** parseArgs' complaint in a user's terms: the option named, the closest known one suggested. */
+function argsMistake(error: Error & { code?: string }, known: readonly string[]): string {
+	const option = /'(-[^' ]+)/.exec(error.message)?.[1];
+	if (option === undefined) return error.message;
+	if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+		const name = option.replace(/^-+/, "").split("=")[0] ?? "";
+		const near = known.filter((k) => k.length > 1 && editDistance(k, name) <= 2);
+		const hint =
+			near.length === 0 ? "" : ` (did you mean ${near.map((k) => `--${k}`).join(" or ")}?)`;
+		return `unknown option ${option}${hint}; a session log whose name starts with "-" goes after "--"`;
+	}
+	if (/ambiguous/.test(error.message)) {
+		return `${option} needs a value; to give one that starts with "-", write ${option}=VALUE`;
+	}
+	if (/argument missing/.test(error.message)) return `${option} needs a value`;
+	if (/does not take an argument/.test(error.message)) return `${option} takes no value`;
+	return error.message;
+}
+
+/** Levenshtein distance, for suggesting an option (names are short). */
+function editDistance(a: string, b: string): number {
+	let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const next = [i];
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			next[j] = Math.min(
+				(row[j] as number) + 1,
+				(next[j - 1] as number) + 1,
+				(row[j - 1] as number) + cost,
+			);
+		}
+		row = next;
+	}
+	return row[b.length] as number;
 }
 
 /** The one session log a command takes. */
