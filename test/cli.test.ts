@@ -183,6 +183,7 @@ describe("wrong usage: exit 2 with usage on stderr", () => {
 			/--leaf needs a value; to give one that starts with "-", write --leaf=VALUE/,
 		],
 		["a value to a flag", ["render", COLLAPSE_CHILD, "--quiet=yes"], /--quiet takes no value/],
+		["--strict with --lenient", ["render", COLLAPSE_CHILD, "--strict", "--lenient"], /opposite/],
 	];
 	for (const [name, argv, message] of cases) {
 		it(`for ${name}`, async () => {

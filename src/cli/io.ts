@@ -55,7 +55,11 @@ export function defineCommand<T extends Options & typeof HELP_OPTION>(
 				usage,
 			);
 		}
-		if ((parsed.values as { help?: boolean }).help !== true) return run(parsed, io);
+		const values = parsed.values as { help?: boolean; strict?: boolean; lenient?: boolean };
+		if (values.strict === true && values.lenient === true) {
+			throw usageError("--strict and --lenient say opposite things: give one", usage);
+		}
+		if (values.help !== true) return run(parsed, io);
 		io.stdout(usage);
 		return 0;
 	};

@@ -34,8 +34,11 @@ export function readTemplateSets(
 	warn: (d: Diagnostic) => void = () => {},
 ): Map<string, TemplateSetSource> {
 	const dir = resolve(root);
-	if (!existsSync(dir) || !lstatSync(dir).isDirectory()) {
-		throw new ContextError("io", "templates folder not found", { file: dir });
+	if (!existsSync(dir)) throw new ContextError("io", "templates folder not found", { file: dir });
+	if (!lstatSync(dir).isDirectory()) {
+		throw new ContextError("io", "not a folder: a templates folder holds the sets (v1/, v2/, …)", {
+			file: dir,
+		});
 	}
 	const names = readdirSync(dir);
 	const sets = new Map<string, TemplateSetSource>();
