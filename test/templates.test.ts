@@ -55,6 +55,16 @@ describe("front-matter", () => {
 		expect(e.line).toBeGreaterThanOrEqual(4);
 	});
 
+	it("a template that cannot be read is reported alone, not again as an unknown partial", () => {
+		const e = compileError({
+			"tools.hbs": FRONT(TOOLS_BODY, 'name: tools\nversion: "1.0.0": [\ndescription: d\n'),
+		});
+		const problems = e.diagnostics.length > 0 ? e.diagnostics : [e];
+		expect(problems.length).toBeGreaterThan(0);
+		expect(problems.every((d) => d.file?.endsWith("tools.hbs"))).toBe(true);
+		expect(problems.map((d) => d.code)).not.toContain("unknown_partial");
+	});
+
 	it("refuses duplicate keys", () => {
 		const e = compileError({
 			"tools.hbs": FRONT(

@@ -142,6 +142,7 @@ export function checkTemplateSet(source: TemplateSetSource): {
 			})),
 			roots,
 			helpers: HELPER_SIGNATURES,
+			unreadable: new Set([...source.templates.keys()].filter((name) => !files.has(name))),
 		}),
 	);
 	if (diagnostics.length > 0) throw setError(source.version, diagnostics);

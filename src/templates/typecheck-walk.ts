@@ -69,6 +69,7 @@ export class Checker {
 	constructor(
 		private readonly templates: ReadonlyMap<string, Parsed>,
 		private readonly helpers: Readonly<Record<string, HelperSignature>>,
+		private readonly unreadable: ReadonlySet<string> = new Set(),
 	) {}
 
 	report(tpl: Parsed, at: Pos, message: string, code: ErrorCode = "template_type"): void {
@@ -90,6 +91,7 @@ export class Checker {
 			} else if (s.type === "PartialStatement") {
 				const name = partialName(s as hbs.AST.PartialStatement);
 				if (name !== undefined && this.templates.has(name)) calls.push({ to: name, at });
+				else if (name !== undefined && this.unreadable.has(name)) continue;
 				else {
 					const message =
 						name === undefined

@@ -126,13 +126,15 @@ export function typecheckTemplates(input: {
 	/** Templates rendered directly, with the schema of the data they get. Others are partials. */
 	roots: ReadonlyMap<string, z.ZodType>;
 	helpers: Readonly<Record<string, HelperSignature>>;
+	/** Templates of the set that could not be read (their errors are reported): calls to them are not. */
+	unreadable?: ReadonlySet<string>;
 }): Diagnostic[] {
 	const parsed = new Map<string, Parsed>();
 	for (const src of input.templates) {
 		if (!parsed.has(src.name))
 			parsed.set(src.name, { src, ast: undefined, bodyLines: src.body.split(/\r?\n/) });
 	}
-	const checker = new Checker(parsed, input.helpers);
+	const checker = new Checker(parsed, input.helpers, input.unreadable);
 	const calls = new Map<string, { to: string; at: Pos }[]>();
 	for (const [name, tpl] of parsed) {
 		try {
