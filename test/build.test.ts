@@ -220,7 +220,9 @@ describe("template sets side by side", () => {
 	it("fails clearly on a pin to a set that does not exist", () => {
 		const service = new ContextService({ templates: twoSets() });
 		expect(() => service.loadSync(pinned("v9"))).toThrow(ContextError);
-		expect(() => service.loadSync(pinned("v9"))).toThrow(/pins templateVersion "v9".*\(have: v1, v2\)/);
+		expect(() => service.loadSync(pinned("v9"))).toThrow(
+			/pins templateVersion "v9".*\(have: v1, v2\)/,
+		);
 	});
 });
 
