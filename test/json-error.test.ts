@@ -19,6 +19,8 @@ describe("locateJsonError", () => {
 		['{"a":-}', 7, /malformed number/],
 		['{"a":"\u0001"}', 7, /control character \(U\+0001\)/],
 		['{"a":"\\q"}', 8, /bad escape/],
+		['{"a":"\\u12G4"}', 11, /bad \\u escape/],
+		['{"a":"\\u"}', 9, /bad \\u escape/],
 		["\ufeff{}", 1, /byte-order mark \(U\+FEFF\)/],
 		['{"a":[1', 8, /the line ends where ',' or ']' should be/],
 		["", 1, /the line ends where a value should be/],
@@ -35,7 +37,7 @@ describe("locateJsonError", () => {
 			fc.property(
 				fc.json(),
 				fc.nat(),
-				fc.constantFrom("}", "]", ",", ":", '"', "x", "\u0001", "{"),
+				fc.constantFrom("}", "]", ",", ":", '"', "x", "\u0001", "{", "\\", "\\u", "\\u0"),
 				(json, at, junk) => {
 					const cut = at % (json.length + 1);
 					const text = json.slice(0, cut) + junk + json.slice(cut);

@@ -136,8 +136,12 @@ function scanString(text: string, start: number): number | JsonError {
 		if (c === 0x5c) {
 			const e = text[i + 1];
 			if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
-			else if (e === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 5;
-			else return { column: i + 2, reason: "a bad escape in a string" };
+			else if (e === "u") {
+				// As V8: at the first of the four characters after \u that is not a hex digit.
+				const hex = /^[0-9a-fA-F]{0,4}/.exec(text.slice(i + 2, i + 6))?.[0].length ?? 0;
+				if (hex < 4) return { column: i + 3 + hex, reason: "a bad \\u escape in a string" };
+				i += 5;
+			} else return { column: i + 2, reason: "a bad escape in a string" };
 		}
 	}
 	return {
