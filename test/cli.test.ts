@@ -183,6 +183,11 @@ describe("wrong usage: exit 2 with usage on stderr", () => {
 			/--leaf needs a value; to give one that starts with "-", write --leaf=VALUE/,
 		],
 		["a value to a flag", ["render", COLLAPSE_CHILD, "--quiet=yes"], /--quiet takes no value/],
+		[
+			"--full with json",
+			["render", COLLAPSE_CHILD, "--full", "--format", "json"],
+			/--full shapes the text output/,
+		],
 		["--strict with --lenient", ["render", COLLAPSE_CHILD, "--strict", "--lenient"], /opposite/],
 	];
 	for (const [name, argv, message] of cases) {

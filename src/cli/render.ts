@@ -1,5 +1,7 @@
 /** `theway-context render`: a session log's context bundle, for people or programs. */
+
 import { resolve } from "node:path";
+import { usageError } from "../errors.js";
 import { STDIN } from "../log/read.js";
 import { ContextService, type LoadOptions } from "../service.js";
 import { TemplateRegistry } from "../templates/registry.js";
@@ -60,6 +62,12 @@ export const renderCommand = defineCommand(
 	async ({ values, positionals }, io) => {
 		const session = oneSession(positionals, RENDER_USAGE);
 		const format = choiceOption(values.format, "format", ["text", "json", "llm"], RENDER_USAGE);
+		if (values.full === true && format !== "text") {
+			throw usageError(
+				`--full shapes the text output; --format ${format} always holds everything`,
+				RENDER_USAGE,
+			);
+		}
 		// A one-off process: the file read with blocking reads (no round trips
 		// through the thread pool), once the sets it may render with are ready.
 		const registry = TemplateRegistry.for(templatesOption(values.templates, io).templates);
