@@ -3,6 +3,7 @@ import { constants } from "node:buffer";
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { ContextError, type Diagnostic, formatDiagnostic, usageError } from "../errors.js";
+import { nearest } from "../nearest.js";
 import { writeJson } from "../render/json-writer.js";
 import { escapeControl, escapeJsonControl } from "../render/terminal.js";
 
@@ -71,9 +72,8 @@ function argsMistake(error: Error & { code?: string }, known: readonly string[])
 	if (option === undefined) return error.message;
 	if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
 		const name = option.replace(/^-+/, "").split("=")[0] ?? "";
-		const near = known.filter((k) => k.length > 1 && editDistance(k, name) <= 2);
-		const hint =
-			near.length === 0 ? "" : ` (did you mean ${near.map((k) => `--${k}`).join(" or ")}?)`;
+		const near = nearest(name, known);
+		const hint = near === undefined ? "" : ` (did you mean --${near}?)`;
 		return `unknown option ${option}${hint}; a session log whose name starts with "-" goes after "--"`;
 	}
 	if (/ambiguous/.test(error.message)) {
@@ -82,24 +82,6 @@ function argsMistake(error: Error & { code?: string }, known: readonly string[])
 	if (/argument missing/.test(error.message)) return `${option} needs a value`;
 	if (/does not take an argument/.test(error.message)) return `${option} takes no value`;
 	return error.message;
-}
-
-/** Levenshtein distance, for suggesting an option (names are short). */
-function editDistance(a: string, b: string): number {
-	let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-	for (let i = 1; i <= a.length; i++) {
-		const next = [i];
-		for (let j = 1; j <= b.length; j++) {
-			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-			next[j] = Math.min(
-				(row[j] as number) + 1,
-				(next[j - 1] as number) + 1,
-				(row[j - 1] as number) + cost,
-			);
-		}
-		row = next;
-	}
-	return row[b.length] as number;
 }
 
 /** The one session log a command takes. */

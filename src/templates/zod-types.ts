@@ -4,6 +4,7 @@
  * messages; and the "did you mean" of a misspelt name.
  */
 import { z } from "zod";
+import { nearest } from "../nearest.js";
 
 export type Schema = z.ZodType;
 /** The kinds of value a helper parameter may take, and two more a schema may hold. */
@@ -85,26 +86,8 @@ export function describeValue(v: { alts: readonly Schema[]; absent: boolean }, d
 	return parts.join(" | ") || "undefined";
 }
 
-export function editDistance(a: string, b: string): number {
-	let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-	for (let i = 1; i <= a.length; i++) {
-		const next = [i];
-		for (let j = 1; j <= b.length; j++) {
-			const swap = (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-			next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, swap));
-		}
-		row = next;
-	}
-	return row[b.length] ?? 0;
-}
-
 /** ` (did you mean "x"?)` for the nearest candidate within 2 edits (or a third of the name). */
 export function didYouMean(name: string, candidates: Iterable<string>): string {
-	const limit = Math.max(2, Math.floor(name.length / 3));
-	let best: { name: string; d: number } | undefined;
-	for (const c of new Set(candidates)) {
-		const d = editDistance(name, c);
-		if (c !== name && d <= limit && (best === undefined || d < best.d)) best = { name: c, d };
-	}
-	return best === undefined ? "" : ` (did you mean "${best.name}"?)`;
+	const best = nearest(name, candidates);
+	return best === undefined ? "" : ` (did you mean "${best}"?)`;
 }

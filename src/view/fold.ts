@@ -13,6 +13,18 @@ import { FOLD_CLASSES, FOLD_RUNS } from "./fold-table.js";
 /** The ASCII characters {@link fold} turns into another: what each folded character is also read from. */
 const ASCII_ALSO: Record<string, string> = { i: "l1|", o: "0", "'": "`" };
 
+/** The ASCII characters that are not word characters but fold to one (`|` to `i`). */
+const ASCII_TO_WORD = Object.entries(ASCII_ALSO)
+	.filter(([to]) => /\w/.test(to))
+	.flatMap(([, from]) => [...from].filter((c) => !/\w/.test(c)))
+	.join("");
+
+/** The same merges as replacements, for {@link foldAscii}. */
+const ASCII_MERGES: [RegExp, string][] = Object.entries(ASCII_ALSO).map(([to, from]) => [
+	new RegExp(`[${from.replace(/[\\\]^-]/g, "\\$&")}]`, "g"),
+	to,
+]);
+
 /**
  * The pattern source for one folded ASCII character: itself, or a class of
  * it and the fold characters of the code points that read as it or as
@@ -36,7 +48,7 @@ export function charPattern(char: string, fromAscii = false): string {
  * (on an ASCII text only lower-cased, `|` is not one but folds to `i`).
  */
 export function nonWordPattern(fromAscii = false): string {
-	return `(?![\\w${fromAscii ? "|" : ""}${CLASS_CHARS}])`;
+	return `(?![\\w${fromAscii ? ASCII_TO_WORD : ""}${CLASS_CHARS}])`;
 }
 
 /** A pattern source for any class character (none of them is a word character). */
@@ -117,7 +129,9 @@ function folds(): { table: Map<number, string>; folding: RegExp } {
 
 /** ASCII, one to one: lower case, and the letters ASCII itself confuses merged. */
 function foldAscii(text: string): string {
-	return text.toLowerCase().replace(/[l1|]/g, "i").replace(/0/g, "o").replace(/`/g, "'");
+	let out = text.toLowerCase();
+	for (const [from, to] of ASCII_MERGES) out = out.replace(from, to);
+	return out;
 }
 
 const identity = (i: number) => i;
