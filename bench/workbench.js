@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContextService } from "../dist/index.js";
 import { measureLoaded, measuringService } from "../dist/measure/session.js";
-import { loadTokenizerSync } from "../dist/measure/tokenizer.js";
+import { loadTokenizerSync } from "../dist/text/tokenizer.js";
 import { linear, OUT_DIR } from "./generate.js";
 import { fmt, median, table, timeRounds } from "./measure.js";
 

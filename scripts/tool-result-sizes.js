@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { measureLoaded, measuringService } from "../dist/measure/session.js";
-import { loadTokenizerSync } from "../dist/measure/tokenizer.js";
+import { loadTokenizerSync } from "../dist/text/tokenizer.js";
 
 const { values, positionals } = parseArgs({
 	allowPositionals: true,

@@ -4,11 +4,6 @@
  * messages for a provider, and the one error type. Everything else is
  * internal and may change.
  */
-// The full library compiles any set synchronously (`loadSync` on a folder of
-// sources); the CLI's render path imports `service.ts` alone and loads the
-// compiler only when a set must be compiled.
-import "./templates/compile.js";
-
 export {
 	ContextError,
 	type Diagnostic,
@@ -17,17 +12,10 @@ export {
 	isContextError,
 	type Location,
 } from "./errors.js";
+export { ContextService, convertToLlm, loadContext, TemplateRegistry } from "./library.js";
 export type { AgentMessage, Entry, Header, SessionMetadata } from "./log/schema.js";
 export type { VirtualizedResult } from "./render/stubs.js";
-export {
-	type BundleMeta,
-	type ContextBundle,
-	ContextService,
-	convertToLlm,
-	type LoadOptions,
-	loadContext,
-	type ServiceOptions,
-} from "./service.js";
+export type { BundleMeta, ContextBundle, LoadOptions, ServiceOptions } from "./service.js";
 export type {
 	BranchSummaryMessage,
 	CollapseContextMessage,
@@ -36,4 +24,3 @@ export type {
 	LlmMessage,
 } from "./session/messages.js";
 export type { ModelRef } from "./session/project.js";
-export { TemplateRegistry } from "./templates/registry.js";

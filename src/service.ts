@@ -14,21 +14,22 @@ import { resolve } from "node:path";
 import { ContextError, type Diagnostic } from "./errors.js";
 import { OpenLog, type OpenLogOptions } from "./log/open-log.js";
 import { STDIN } from "./log/read.js";
-import { carrySet, setOfBundle } from "./render/bundle-set.js";
 import { convertMessages } from "./render/convert.js";
 import {
+	bundleConverter,
+	StubCache,
 	stubsOf,
 	type VirtualizedResult,
-	type VirtualizeMemo,
 	virtualizeMessages,
 } from "./render/stubs.js";
 import { renderSystemPrompt } from "./render/system-prompt.js";
 import type { ContextMessage, LlmMessage } from "./session/messages.js";
 import { type ModelRef, projectBranch } from "./session/project.js";
 import { SessionTree } from "./session/tree.js";
-import { TemplateRegistry } from "./templates/registry.js";
+import { type Compiler, TemplateRegistry } from "./templates/registry.js";
 import type { TemplateSet } from "./templates/set.js";
 import { deriveSummary, deriveSystemView, type ViewOptions } from "./view/derive.js";
+import type { SystemView } from "./view/schema.js";
 
 const DEFAULT_MAX_OPEN_SESSIONS = 32;
 
@@ -37,6 +38,12 @@ export interface ServiceOptions extends OpenLogOptions {
 	templates?: string;
 	/** The template registry to use (default: the shared one of `templates`, read once per process). */
 	registry?: TemplateRegistry;
+	/**
+	 * Compiles a set that has no fresh precompiled module. Without it, `load`
+	 * loads the compiler when a set needs it, and `loadSync` needs a registry
+	 * that is ready (the library's entry point passes it).
+	 */
+	compiler?: Compiler;
 	/** How many sessions to keep open for incremental reloads (default 32, least recently loaded out first). */
 	maxOpenSessions?: number;
 }
@@ -59,9 +66,10 @@ export interface BundleMeta {
 	file: string;
 	/** The entry the branch ends at (null for a log with no entries). */
 	leafId: string | null;
-	/** The template set the system prompt was rendered with, and its fingerprint. */
+	/** The template set the system prompt was rendered with, its fingerprint and its templates folder. */
 	templateVersion: string;
 	templateFingerprint: string;
+	templatesDir: string;
 	/** The model and thinking level last seen on the branch. */
 	model: ModelRef | null;
 	thinkingLevel: string | null;
@@ -71,8 +79,8 @@ export interface BundleMeta {
 	diagnostics: Diagnostic[];
 	/**
 	 * The tool results that reach the model as stubs (`messages` keeps them
-	 * whole), with the tokens each saves; empty when the set does not
-	 * virtualize or the load was asked not to.
+	 * whole), with their size and the bytes each saves; empty when the set
+	 * does not virtualize or the load was asked not to.
 	 */
 	virtualized: VirtualizedResult[];
 }
@@ -89,6 +97,13 @@ export interface ContextBundle {
 
 type Session = OpenLog<SessionTree>;
 
+/** A bundle with what rendered it: the set and the system prompt's view (for measuring). */
+export interface Composed {
+	bundle: ContextBundle;
+	set: TemplateSet;
+	view: SystemView;
+}
+
 const lineOf = (line: number | undefined) => (line === undefined ? {} : { line });
 
 export class ContextService {
@@ -96,11 +111,16 @@ export class ContextService {
 	/** The load in progress per file: loads of one file run one after the other. */
 	private readonly queue = new Map<string, Promise<unknown>>();
 	private readonly registry: TemplateRegistry;
-	/** Per open session, what its last load virtualized: a reload decides only what is new. */
-	private readonly virtualized = new WeakMap<SessionTree, VirtualizeMemo>();
+	/** Per open session, its virtualization decisions: a reload decides only what is new. */
+	private readonly stubs = new WeakMap<SessionTree, StubCache>();
 
 	constructor(private readonly options: ServiceOptions = {}) {
-		this.registry = options.registry ?? TemplateRegistry.for(options.templates);
+		this.registry =
+			options.registry ??
+			TemplateRegistry.for(
+				options.templates,
+				options.compiler === undefined ? {} : { compiler: options.compiler },
+			);
 	}
 
 	/**
@@ -108,6 +128,20 @@ export class ContextService {
 	 * input), reading the file asynchronously.
 	 */
 	async load(path: string, options: LoadOptions = {}): Promise<ContextBundle> {
+		return (await this.compose(path, options)).bundle;
+	}
+
+	/** {@link load}, synchronously: the file is read with blocking reads. */
+	loadSync(path: string, options: LoadOptions = {}): ContextBundle {
+		return this.composeSync(path, options).bundle;
+	}
+
+	/**
+	 * {@link load}, with the set that rendered the bundle and the view its
+	 * system prompt was rendered from: what the workbench measures.
+	 * @internal
+	 */
+	async compose(path: string, options: LoadOptions = {}): Promise<Composed> {
 		await this.registry.ready(); // the template compiler, if a set must be compiled
 		const file = fileOf(path);
 		const previous = this.queue.get(file) ?? Promise.resolve();
@@ -115,11 +149,11 @@ export class ContextService {
 			.catch(() => undefined)
 			.then(async () => {
 				try {
-					return this.bundle(await this.readAsync(file), options);
+					return this.composeLog(await this.readAsync(file), options);
 				} catch (error) {
 					if (!isReplaced(error)) throw error;
 					this.sessions.delete(file); // it changed while projected: once more, afresh
-					return this.bundle(await this.readAsync(file), options);
+					return this.composeLog(await this.readAsync(file), options);
 				}
 			});
 		this.queue.set(file, run);
@@ -130,15 +164,15 @@ export class ContextService {
 		}
 	}
 
-	/** {@link load}, synchronously: the file is read with blocking reads. */
-	loadSync(path: string, options: LoadOptions = {}): ContextBundle {
+	/** {@link compose}, synchronously. @internal */
+	composeSync(path: string, options: LoadOptions = {}): Composed {
 		const file = fileOf(path);
 		try {
-			return this.bundle(this.readSync(file), options);
+			return this.composeLog(this.readSync(file), options);
 		} catch (error) {
 			if (!isReplaced(error)) throw error;
 			this.sessions.delete(file);
-			return this.bundle(this.readSync(file), options);
+			return this.composeLog(this.readSync(file), options);
 		}
 	}
 
@@ -162,7 +196,7 @@ export class ContextService {
 		}
 	}
 
-	private bundle(log: Session, options: LoadOptions): ContextBundle {
+	private composeLog(log: Session, options: LoadOptions): Composed {
 		const tree = log.sink;
 		const header = log.header;
 		const set = this.setFor(log, options);
@@ -183,19 +217,7 @@ export class ContextService {
 		const virtualized =
 			options.virtualize === false
 				? []
-				: virtualizeMessages(
-						projection.messages,
-						projection.entryIds,
-						set,
-						this.virtualized.get(tree),
-					);
-		if (options.virtualize !== false) {
-			this.virtualized.set(tree, {
-				fingerprint: set.fingerprint,
-				messages: projection.messages,
-				listed: virtualized,
-			});
-		}
+				: virtualizeMessages(projection.messages, projection.entryIds, set, this.stubCache(tree));
 		// In line order, so a kept-open session and a fresh load list them alike.
 		const diagnostics = [
 			...log.diagnostics(),
@@ -203,26 +225,34 @@ export class ContextService {
 			...projection.diagnostics,
 			...summaryDiagnostics,
 		].sort(byLine);
-		return carrySet(
-			{
-				systemPrompt: renderSystemPrompt(set, view),
-				messages: projection.messages,
-				entryIds: projection.entryIds,
-				meta: {
-					sessionId: header.id,
-					file: log.path === STDIN ? log.name : log.path,
-					leafId: projection.leafId ?? null,
-					templateVersion: set.version,
-					templateFingerprint: set.fingerprint,
-					model: projection.model ?? null,
-					thinkingLevel: projection.thinkingLevel ?? null,
-					entryCount: tree.size,
-					diagnostics,
-					virtualized,
-				},
+		const bundle: ContextBundle = {
+			systemPrompt: renderSystemPrompt(set, view),
+			messages: projection.messages,
+			entryIds: projection.entryIds,
+			meta: {
+				sessionId: header.id,
+				file: log.path === STDIN ? log.name : log.path,
+				leafId: projection.leafId ?? null,
+				templateVersion: set.version,
+				templateFingerprint: set.fingerprint,
+				templatesDir: this.registry.dir,
+				model: projection.model ?? null,
+				thinkingLevel: projection.thinkingLevel ?? null,
+				entryCount: tree.size,
+				diagnostics,
+				virtualized,
 			},
-			set,
-		);
+		};
+		return { bundle, set, view };
+	}
+
+	private stubCache(tree: SessionTree): StubCache {
+		let cache = this.stubs.get(tree);
+		if (cache === undefined) {
+			cache = new StubCache();
+			this.stubs.set(tree, cache);
+		}
+		return cache;
 	}
 
 	/**
@@ -234,13 +264,55 @@ export class ContextService {
 		bundle: ContextBundle,
 		options: { diagnostics?: Diagnostic[]; virtualize?: boolean } = {},
 	): LlmMessage[] {
-		const set = setOfBundle(bundle, this.registry);
+		const set = this.setOfBundle(bundle);
 		return convertMessages(
 			bundle.messages,
 			set,
 			options.diagnostics,
-			stubsOf(bundle, set, options.virtualize !== false),
+			stubsOf(bundle, set, { enabled: options.virtualize !== false, ...this.cacheOf(bundle) }),
 		);
+	}
+
+	/**
+	 * Each message of `bundle` in its provider-ready form, by index: the stub
+	 * it reaches the model as (the session's own decisions, when it is still
+	 * open), else the message framed as usual; undefined for one that stays
+	 * out of the context.
+	 */
+	converter(
+		bundle: ContextBundle,
+		options: { virtualize?: boolean } = {},
+	): (index: number) => LlmMessage | undefined {
+		return bundleConverter(bundle, this.setOfBundle(bundle), {
+			enabled: options.virtualize !== false,
+			...this.cacheOf(bundle),
+		});
+	}
+
+	/** The virtualization decisions of the open session `bundle` came from, if it is open. */
+	private cacheOf(bundle: ContextBundle): { cache?: StubCache } {
+		const tree = this.sessions.get(fileOf(bundle.meta.file))?.sink;
+		const cache = tree === undefined ? undefined : this.stubs.get(tree);
+		return cache === undefined ? {} : { cache };
+	}
+
+	/**
+	 * The set that rendered `bundle`: its version in the templates folder its
+	 * `meta` names (this service's own when it names none), refused when that
+	 * folder's set is no longer the one that rendered it.
+	 */
+	setOfBundle(bundle: {
+		meta: Pick<BundleMeta, "templateVersion" | "templateFingerprint"> & { templatesDir?: string };
+	}): TemplateSet {
+		const dir = bundle.meta.templatesDir;
+		const registry =
+			dir === undefined || resolve(dir) === resolve(this.registry.dir)
+				? this.registry
+				: TemplateRegistry.for(
+						dir,
+						this.options.compiler === undefined ? {} : { compiler: this.options.compiler },
+					);
+		return setOfBundle(bundle, registry);
 	}
 
 	/** The compiled template set `version` (default: the newest). */
@@ -343,22 +415,16 @@ function byLine(a: Diagnostic, b: Diagnostic): number {
 					: 0;
 }
 
-/** Loads the context bundle of the session log at `path` (a one-off service). */
-export function loadContext(
-	path: string,
-	options: LoadOptions & ServiceOptions = {},
-): Promise<ContextBundle> {
-	return new ContextService(options).load(path, options);
-}
-
 /**
  * The provider-ready form of a bundle's messages. Given the bundle, it frames
- * them with the template set that rendered it and applies its
- * `meta.virtualized` (unless `virtualize` is false); given bare messages, with
- * `templateVersion` of `templates` (default: the newest set), every tool
- * result whole (a stub names its entry, which bare messages do not have).
- * Messages of an unknown role are left out with a warning, into
- * `diagnostics` when given.
+ * them with the template set that rendered it (found by the version and
+ * templates folder its `meta` names, and refused when that folder's set is
+ * no longer the one that rendered it) and applies its `meta.virtualized`
+ * (unless `virtualize` is false); given bare messages, with `templateVersion`
+ * of `templates` (default: the newest set), every tool result whole (a stub
+ * names its entry, which bare messages do not have). Messages of an unknown
+ * role are left out with a warning, into `diagnostics` when given, else
+ * through `process.emitWarning`.
  */
 export function convertToLlm(
 	input: ContextBundle | readonly ContextMessage[],
@@ -367,17 +433,40 @@ export function convertToLlm(
 		templateVersion?: string;
 		diagnostics?: Diagnostic[];
 		virtualize?: boolean;
+		compiler?: Compiler;
 	} = {},
 ): LlmMessage[] {
 	const bundle = Array.isArray(input) ? undefined : (input as ContextBundle);
 	const messages = bundle === undefined ? (input as readonly ContextMessage[]) : bundle.messages;
-	const registry = TemplateRegistry.for(options.templates);
+	const registry = TemplateRegistry.for(
+		options.templates ?? bundle?.meta.templatesDir,
+		options.compiler === undefined ? {} : { compiler: options.compiler },
+	);
 	const chosen = options.templates !== undefined || options.templateVersion !== undefined;
 	const set =
 		bundle === undefined || chosen
 			? registry.get(options.templateVersion ?? bundle?.meta.templateVersion)
 			: setOfBundle(bundle, registry);
 	const stubs =
-		bundle === undefined ? undefined : stubsOf(bundle, set, options.virtualize !== false);
+		bundle === undefined
+			? undefined
+			: stubsOf(bundle, set, { enabled: options.virtualize !== false });
 	return convertMessages(messages, set, options.diagnostics, stubs);
+}
+
+/** The set `bundle` names in `registry`, refused when it is not the one that rendered it. */
+function setOfBundle(
+	bundle: { meta: { templateVersion: string; templateFingerprint?: string } },
+	registry: TemplateRegistry,
+): TemplateSet {
+	const { templateVersion, templateFingerprint } = bundle.meta;
+	const set = registry.get(templateVersion);
+	if (templateFingerprint !== undefined && set.fingerprint !== templateFingerprint) {
+		throw new ContextError(
+			"unknown_template_version",
+			`the bundle was rendered with a template set ${templateVersion} other than the one in this folder (fingerprint ${templateFingerprint.slice(0, 12)}…, here ${set.fingerprint.slice(0, 12)}…): convert it with the templates folder that rendered it`,
+			{ file: registry.dir },
+		);
+	}
+	return set;
 }

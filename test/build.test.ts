@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import { ContextError, ContextService } from "../src/index.js";
-import { compileCount } from "../src/templates/compile.js";
 import { TemplateRegistry } from "../src/templates/registry.js";
 import { expectedSection } from "./support/expected.js";
 import { tempDir } from "./support/temp.js";
@@ -21,6 +20,7 @@ import {
 	versionOf,
 	withVersion,
 } from "./support/template-sets.js";
+import { countingCompiler } from "./support/typecheck.js";
 
 const EXAMPLE = join(ROOT, "test/fixtures/examples/2-collapse-child.jsonl");
 
@@ -234,20 +234,25 @@ describe("the precompiled runtime", () => {
 			join(dir, "templates/.compiled/v1.cjs"),
 			`require("fs").writeFileSync(${JSON.stringify(marker)}, "x");`,
 		);
-		const before = compileCount;
-		new ContextService({ templates: join(dir, "templates") }).loadSync(EXAMPLE);
+		const compiler = countingCompiler();
+		new ContextService({
+			registry: new TemplateRegistry(join(dir, "templates"), { compiler: compiler.compile }),
+		}).loadSync(EXAMPLE);
 		expect(existsSync(marker)).toBe(false);
-		expect(compileCount).toBe(before + 1);
+		expect(compiler.calls).toBe(1);
 	});
 
 	it("renders from the build's precompiled sets without compiling anything", async () => {
 		const dir = await ready();
-		const before = compileCount;
-		const registry = new TemplateRegistry(join(dir, "templates"), { precompiled: true });
+		const compiler = countingCompiler();
+		const registry = new TemplateRegistry(join(dir, "templates"), {
+			precompiled: true,
+			compiler: compiler.compile,
+		});
 		const set = registry.get("v1");
-		expect(compileCount).toBe(before);
+		expect(compiler.calls).toBe(0);
 		const bundle = new ContextService({ registry }).loadSync(EXAMPLE);
-		expect(compileCount).toBe(before);
+		expect(compiler.calls).toBe(0);
 		expect(bundle.meta.templateFingerprint).toBe(set.fingerprint);
 		expect(bundle.systemPrompt).toBe(new ContextService().loadSync(EXAMPLE).systemPrompt);
 	});
@@ -255,10 +260,13 @@ describe("the precompiled runtime", () => {
 	it("compiles from source when the precompiled set is stale", async () => {
 		const dir = await ready();
 		rewrite(join(dir, "templates/v1/harness.hbs"), (t) => editLastLine(t, " (edited)"));
-		const before = compileCount;
-		const registry = new TemplateRegistry(join(dir, "templates"), { precompiled: true });
+		const compiler = countingCompiler();
+		const registry = new TemplateRegistry(join(dir, "templates"), {
+			precompiled: true,
+			compiler: compiler.compile,
+		});
 		const bundle = new ContextService({ registry }).loadSync(EXAMPLE);
-		expect(compileCount).toBe(before + 1);
+		expect(compiler.calls).toBe(1);
 		const line = lastBodyLine(readFileSync(join(BUNDLED_SET, "harness.hbs"), "utf8"));
 		expect(bundle.systemPrompt).toContain(`${line} (edited)`);
 	});
@@ -270,10 +278,11 @@ describe("build: token budgets", () => {
 		const tools = join(dir, "templates/v1/tools.hbs");
 		edit(tools, /^(description: .*)$/m, "$1\nbudget: { tokens: 5 }");
 		const line = readFileSync(tools, "utf8").split("\n").indexOf("budget: { tokens: 5 }") + 1;
+		const column = "budget: { tokens: 5 }".indexOf("5") + 1; // located by the YAML parser
 		const over = await build(dir, "--update");
 		expect(over.code).toBe(1);
 		expect(over.stderr).toContain(
-			`error: ${tools}:${line}:11: tools is over its budget of 5 tokens: section tools of ${join(dir, "test/fixtures/child.jsonl")} takes`,
+			`error: ${tools}:${line}:${column}: tools is over its budget of 5 tokens: section tools of ${join(dir, "test/fixtures/child.jsonl")} takes`,
 		);
 		expect(over.stderr).toContain(`> ${line} | budget: { tokens: 5 }`);
 		edit(tools, "budget: { tokens: 5 }", "budget: { tokens: 5000 }");

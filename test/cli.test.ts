@@ -5,7 +5,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { jsonText } from "../src/render/json-writer.js";
+import { jsonText } from "../src/text/json-writer.js";
 import { ROOT, runCli } from "./support/cli.js";
 import { categoryOf, expectedSection, groupsOf } from "./support/expected.js";
 import { assistant, HEADER, section, user, writeLog } from "./support/session.js";

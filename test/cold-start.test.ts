@@ -10,7 +10,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compileCount, fingerprintOf, type TemplateSetSource } from "../src/templates/compile.js";
+import { fingerprintOf, type TemplateSetSource } from "../src/templates/compile.js";
 import { readTemplateSets } from "../src/templates/load.js";
 import { precompiledPath } from "../src/templates/precompiled.js";
 import { TemplateRegistry } from "../src/templates/registry.js";
@@ -18,6 +18,7 @@ import { writePrecompiledSets } from "../src/templates/write-precompiled.js";
 import { ROOT } from "./support/serve.js";
 import { tempDir } from "./support/temp.js";
 import { NEWEST } from "./support/template-sets.js";
+import { countingCompiler } from "./support/typecheck.js";
 
 const BIN = join(ROOT, "dist/cli/bin.js");
 /** The command line as installed: the bundle of scripts/bundle-cli.js. */
@@ -188,11 +189,11 @@ describe("precompiled sets at run time", () => {
 
 	it("a fresh one is loaded, nothing compiled", async () => {
 		const { root } = folder();
-		const before = compileCount;
-		const registry = new TemplateRegistry(root, { precompiled: true });
+		const compiler = countingCompiler();
+		const registry = new TemplateRegistry(root, { precompiled: true, compiler: compiler.compile });
 		await registry.ready();
 		const set = registry.get("v1");
-		expect(compileCount).toBe(before);
+		expect(compiler.calls).toBe(0);
 		expect(set.fingerprint).toBe(
 			fingerprintOf(readTemplateSets(root).get("v1") as TemplateSetSource),
 		);
@@ -203,11 +204,11 @@ describe("precompiled sets at run time", () => {
 		const file = join(root, "v1/environment.hbs");
 		writeFileSync(file, `${readFileSync(file, "utf8")}\nStale no more.\n`);
 		const text = readFileSync(module, "utf8");
-		const before = compileCount;
-		const registry = new TemplateRegistry(root, { precompiled: true });
+		const compiler = countingCompiler();
+		const registry = new TemplateRegistry(root, { precompiled: true, compiler: compiler.compile });
 		await registry.ready();
 		const set = registry.get("v1");
-		expect(compileCount).toBe(before + 1);
+		expect(compiler.calls).toBe(1);
 		expect(set.fingerprint).toBe(
 			fingerprintOf(readTemplateSets(root).get("v1") as TemplateSetSource),
 		);
@@ -220,19 +221,19 @@ describe("precompiled sets at run time", () => {
 		const lines = readFileSync(module, "utf8").split("\n");
 		expect(lines.some((l) => l.startsWith("exports.sources = "))).toBe(true);
 		writeFileSync(module, lines.filter((l) => !l.startsWith("exports.sources = ")).join("\n"));
-		const before = compileCount;
-		const fresh = new TemplateRegistry(root, { precompiled: true });
+		const compiler = countingCompiler();
+		const fresh = new TemplateRegistry(root, { precompiled: true, compiler: compiler.compile });
 		await fresh.ready();
 		expect(fresh.get("v1").version).toBe("v1");
-		expect(compileCount).toBe(before);
+		expect(compiler.calls).toBe(0);
 		const file = join(root, "v1/environment.hbs");
 		writeFileSync(file, `${readFileSync(file, "utf8")}\nStale no more.\n`);
-		const stale = new TemplateRegistry(root, { precompiled: true });
+		const stale = new TemplateRegistry(root, { precompiled: true, compiler: compiler.compile });
 		await stale.ready();
 		expect(stale.get("v1").fingerprint).toBe(
 			fingerprintOf(readTemplateSets(root).get("v1") as TemplateSetSource),
 		);
-		expect(compileCount).toBe(before + 1);
+		expect(compiler.calls).toBe(1);
 	});
 
 	it("a missing one is compiled in memory, and none is written", async () => {

@@ -220,10 +220,17 @@ describe("a bundle converts with the template set that rendered it", () => {
 		expect(JSON.parse(JSON.stringify(bundle))).toEqual(bundle); // the data is unchanged
 	});
 
-	it("refuses a bundle that lost its set rather than frame it with another", async () => {
+	it("converts a copy of the bundle (its meta names the set and its folder) as the bundle", async () => {
 		const bundle = await loadContext(path, { templates: dir });
 		const copy = JSON.parse(JSON.stringify(bundle)) as ContextBundle;
-		expect(() => convertToLlm(copy)).toThrow(/other than the one in this folder/);
-		expect(firstText(convertToLlm(copy, { templates: dir })).startsWith(framing)).toBe(true);
+		expect(convertToLlm(copy)).toEqual(convertToLlm(bundle));
+		expect(new ContextService().convertToLlm({ ...bundle })).toEqual(convertToLlm(bundle));
+	});
+
+	it("refuses a bundle whose set is not the one its folder holds rather than frame it with another", async () => {
+		const bundle = await loadContext(path, { templates: dir });
+		const moved = { ...bundle, meta: { ...bundle.meta, templatesDir: templateSet() } };
+		expect(() => convertToLlm(moved)).toThrow(/other than the one in this folder/);
+		expect(firstText(convertToLlm(moved, { templates: dir })).startsWith(framing)).toBe(true);
 	});
 });

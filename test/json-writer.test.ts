@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonText } from "../src/render/json-writer.js";
+import { jsonText } from "../src/text/json-writer.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 

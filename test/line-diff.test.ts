@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type LineEdit, lineEdits, unifiedDiff } from "../src/check/line-diff.js";
+import { type LineEdit, lineEdits, unifiedDiff } from "../src/text/line-diff.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const lines = fc.array(fc.constantFrom("a", "b", "c", "d", "}", ""), { maxLength: 40 });

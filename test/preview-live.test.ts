@@ -9,7 +9,6 @@ import { get, type IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { loadTokenizerSync } from "../src/measure/tokenizer.js";
 import type {
 	FailedView,
 	RenderedView,
@@ -17,6 +16,7 @@ import type {
 	SetsPayload,
 } from "../src/preview/protocol.js";
 import { type PreviewServer, startPreview } from "../src/preview/server.js";
+import { loadTokenizerSync } from "../src/text/tokenizer.js";
 import {
 	brokenTemplate,
 	eventually,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { ContextService } from "../src/index.js";
+import { ContextService } from "../src/service.js";
 import { Sidecar } from "../src/serve/server.js";
 import { serveStreams } from "../src/serve/stdio.js";
 import { type Client, inProcess, spawned } from "./support/serve.js";

@@ -8,11 +8,11 @@ import { constants } from "node:buffer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { guardLength } from "../src/cli/io.js";
-import { jsonText, writeJson } from "../src/render/json-writer.js";
-import { escapeControl } from "../src/render/terminal.js";
-import { blocksText, formatMessage, formatText } from "../src/render/text.js";
+import { blocksText, formatMessage, formatText } from "../src/cli/text-output.js";
 import { ContextService } from "../src/service.js";
 import type { ContextMessage } from "../src/session/messages.js";
+import { jsonText, writeJson } from "../src/text/json-writer.js";
+import { escapeControl } from "../src/text/terminal.js";
 import { HEADER, user, writeLog } from "./support/session.js";
 import { hasRawControl } from "./support/terminal.js";
 
@@ -117,7 +117,7 @@ describe("render --format text", () => {
 	function render(path: string, full = false): string {
 		const service = new ContextService();
 		const bundle = service.loadSync(path);
-		return formatText(bundle, service.templateSet(bundle.meta.templateVersion), { full });
+		return formatText(bundle, service.converter(bundle), { full });
 	}
 
 	it("heads each message with its index, role, entry id and size", () => {

@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countInPieces, loadTokenizerSync } from "../src/measure/tokenizer.js";
+import { countInPieces, loadTokenizerSync } from "../src/text/tokenizer.js";
 
 const require = createRequire(import.meta.url);
 const { countTokens } = require("gpt-tokenizer/cjs/encoding/o200k_base") as {

@@ -6,12 +6,8 @@
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-	clearlyWhole,
-	excerpts,
-	type VirtualizePolicy,
-	virtualize,
-} from "../src/render/virtualize.js";
+import { clearlyWhole, excerpts, virtualize } from "../src/render/virtualize.js";
+import type { VirtualizePolicy } from "../src/view/stub.js";
 
 const require = createRequire(import.meta.url);
 const { countTokens } = require("gpt-tokenizer/cjs/encoding/o200k_base") as {

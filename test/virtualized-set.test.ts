@@ -8,9 +8,11 @@ import { cpSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ContextError, ContextService } from "../src/index.js";
+import { ContextError, ContextService, type LlmMessage } from "../src/index.js";
 import { readTemplateSets } from "../src/templates/load.js";
 import { loadPrecompiled, precompiledPath } from "../src/templates/precompiled.js";
+import { contentOf } from "../src/text/content.js";
+import { loadTokenizerSync } from "../src/text/tokenizer.js";
 import { runCli } from "./support/cli.js";
 import { inProcess } from "./support/serve.js";
 import {
@@ -255,8 +257,16 @@ describe("inspect and diff show the savings", () => {
 			"--format",
 			"json",
 		]);
-		const listed = new ContextService().loadSync(fixture).meta.virtualized;
-		const saved = listed.reduce((sum, v) => sum + v.saved, 0);
+		const service = new ContextService();
+		const bundle = service.loadSync(fixture);
+		const listed = bundle.meta.virtualized;
+		const convert = service.converter(bundle);
+		const { count } = loadTokenizerSync("o200k");
+		const textOf = (m: unknown) => contentOf((m as LlmMessage).content).text;
+		const saved = listed.reduce(
+			(sum, v) => sum + count(textOf(bundle.messages[v.index])) - count(textOf(convert(v.index))),
+			0,
+		);
 		const { sessions, summary } = JSON.parse(run.stdout);
 		expect(sessions[0].virtualized).toEqual({
 			from: { results: listed.length, saved },

@@ -9,13 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ContextBundle, ContextService, convertToLlm, type LlmMessage } from "../src/index.js";
-import { loadTokenizerSync } from "../src/measure/tokenizer.js";
+import { loadTokenizerSync } from "../src/text/tokenizer.js";
 import { neutralize } from "../src/view/neutralize.js";
 import { HEADER, user, writeLog } from "./support/session.js";
 import { STUB_FILE, templateSet } from "./support/template-sets.js";
 import { longText, toolCall, toolResult, virtualizingSet } from "./support/tool-results.js";
 
-const count = (text: string) => loadTokenizerSync("o200k").count(text);
+const _count = (text: string) => loadTokenizerSync("o200k").count(text);
 const textOf = (m: LlmMessage | undefined) =>
 	((m?.content as { text?: string }[] | undefined)?.[0]?.text ?? "") as string;
 
@@ -58,10 +58,10 @@ describe("virtualized tool results", () => {
 			expect(text).toMatch(/session_tool_result\b/);
 			expect(text).toContain("session_tool_result_grep");
 			const whole = textOf(bundle.messages[v.index] as LlmMessage);
-			expect(v).toMatchObject({ chars: whole.length, tokensBefore: count(whole) });
-			expect(v.tokensAfter).toBe(count(text));
-			expect(v.saved).toBe(v.tokensBefore - v.tokensAfter);
-			expect(v.saved).toBeGreaterThan(0);
+			const bytes = Buffer.byteLength(whole, "utf8");
+			expect(v).toMatchObject({ chars: whole.length, lines: whole.split("\n").length, bytes });
+			expect(v.savedBytes).toBe(bytes - Buffer.byteLength(text, "utf8"));
+			expect(v.savedBytes).toBeGreaterThan(0);
 		}
 		// Both public conversions apply the list.
 		expect(convertToLlm(bundle)).toEqual(llm);

@@ -5,16 +5,11 @@
  * line, naming the worst fixture.
  */
 import type { Diagnostic } from "../errors.js";
-import {
-	type Budget,
-	type BudgetOverrun,
-	budgetDiagnostic,
-	overBudget,
-	templateBudgets,
-} from "../measure/budget.js";
+import { type Budget, templateBudgets } from "../measure/budget.js";
+import { type BudgetOverrun, budgetDiagnostic, overBudget } from "../measure/overrun.js";
 import { measureLoaded, measuringService } from "../measure/session.js";
-import { loadTokenizerSync } from "../measure/tokenizer.js";
 import type { TemplateSetSource } from "../templates/compile.js";
+import { loadTokenizerSync } from "../text/tokenizer.js";
 
 /** Budget errors for `fixtures` rendered with each of `sources` that declares budgets. */
 export function checkBudgets(

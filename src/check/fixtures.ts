@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { findSessionLogs } from "../log/files.js";
 import { ContextService } from "../service.js";
+import { compileTemplateSet } from "../templates/compile.js";
 import { diffLines, snapshotText } from "./snapshot.js";
 
 export interface FixtureResult {
@@ -31,7 +32,10 @@ export interface FixtureOptions {
 }
 
 /** The current rendering of one fixture, as snapshot text. */
-export function renderFixture(fixture: string, service = new ContextService()): string {
+export function renderFixture(
+	fixture: string,
+	service = new ContextService({ compiler: compileTemplateSet }),
+): string {
 	const bundle = service.loadSync(fixture);
 	return snapshotText(bundle, service.convertToLlm(bundle));
 }

@@ -11,6 +11,7 @@
 import { resolve } from "node:path";
 import type { Diagnostic } from "../errors.js";
 import { ContextService } from "../service.js";
+import { compileTemplateSet } from "../templates/compile.js";
 import { diffLines } from "./snapshot.js";
 
 const MARKER = /^<!-- rendered: (\S+) (\S+) -->$/;
@@ -27,7 +28,7 @@ export function checkReadme(
 	text: string,
 	file: string,
 	root: string,
-	service = new ContextService(),
+	service = new ContextService({ compiler: compileTemplateSet }),
 ): ReadmeCheck {
 	const lines = text.split("\n");
 	const diagnostics: Diagnostic[] = [];

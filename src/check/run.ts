@@ -9,13 +9,15 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ContextError, codeFrame, type Diagnostic } from "../errors.js";
+import { ContextError, type Diagnostic } from "../errors.js";
 import { ContextService } from "../service.js";
 import {
+	compileTemplateSet,
 	fingerprintOf,
 	precompileTemplateSet,
 	type TemplateSetSource,
 } from "../templates/compile.js";
+import { withFrame } from "../templates/frame.js";
 import { parseTemplateFile } from "../templates/front-matter.js";
 import { readTemplateSets } from "../templates/load.js";
 import { precompiledPath } from "../templates/precompiled.js";
@@ -104,7 +106,8 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	}
 
 	// 4. Fixtures against their snapshots, rendered with the templates as they are now.
-	const service = new ContextService({ registry: new TemplateRegistry(templates), strict: true });
+	const registry = new TemplateRegistry(templates, { compiler: compileTemplateSet });
+	const service = new ContextService({ registry, strict: true });
 	const fixtures = checkFixtures({
 		fixtures: options.fixtures,
 		snapshots: options.snapshots,
@@ -157,15 +160,6 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 		reporter.info(`${check.examples} README examples checked`);
 	}
 	return { errors, fixtures };
-}
-
-/** A located diagnostic with no frame gets one from its file, when it can be read. */
-export function withFrame(d: Diagnostic): Diagnostic {
-	if (d.frame !== undefined || d.file === undefined || d.line === undefined || !existsSync(d.file))
-		return d;
-	if (!d.file.endsWith(".hbs") && !d.file.endsWith(".yaml") && !d.file.endsWith(".json")) return d;
-	const frame = codeFrame(readFileSync(d.file, "utf8"), d.line, d.column);
-	return frame === undefined ? d : { ...d, frame };
 }
 
 function readLock(file: string): Lock | undefined {

@@ -4,11 +4,11 @@
  * a provider gets them), and a line diff for when a rendering drifts.
  */
 
-import { contentOf } from "../measure/content.js";
-import { jsonText } from "../render/json-writer.js";
 import type { ContextBundle } from "../service.js";
 import type { LlmMessage } from "../session/messages.js";
-import { unifiedDiff } from "./line-diff.js";
+import { contentOf } from "../text/content.js";
+import { jsonText } from "../text/json-writer.js";
+import { unifiedDiff } from "../text/line-diff.js";
 
 /** The snapshot text of a bundle. Paths and the fingerprint are left out: they vary. */
 export function snapshotText(bundle: ContextBundle, llm: readonly LlmMessage[]): string {
@@ -19,7 +19,7 @@ export function snapshotText(bundle: ContextBundle, llm: readonly LlmMessage[]):
 	);
 	const virtualized = (meta.virtualized ?? []).map(
 		(v) =>
-			`virtualized #${v.index} entry ${v.entryId} (${v.toolName}${v.isError ? ", error" : ""}): ${v.chars} chars, ${v.tokensBefore} → ${v.tokensAfter} tokens`,
+			`virtualized #${v.index} entry ${v.entryId} (${v.toolName}${v.isError ? ", error" : ""}): ${v.chars} chars, ${v.lines} line${v.lines === 1 ? "" : "s"}, ${v.bytes} → ${v.bytes - v.savedBytes} bytes`,
 	);
 	return [
 		`templates: ${meta.templateVersion}`,

@@ -4,8 +4,8 @@ import { join, resolve } from "node:path";
 import { type CheckOptions, runCheck } from "../check/run.js";
 import { type WatchRun, watchCheck } from "../check/watch.js";
 import { ContextError, formatDiagnostic } from "../errors.js";
-import { escapeControl } from "../render/terminal.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
+import { escapeControl } from "../text/terminal.js";
 import { defineCommand, HELP_OPTION, type Io, printDiagnostic, templatesOption } from "./io.js";
 
 export const BUILD_USAGE = `Usage: theway-context build [--update] [options]

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { Comparer, type SessionDiff } from "../measure/compare.js";
-import { loadTokenizerSync } from "../measure/tokenizer.js";
+import { loadTokenizerSync } from "../text/tokenizer.js";
 import type { WorkerInit } from "./diff-worker.js";
 
 const WORKER = fileURLToPath(new URL("./diff-worker.js", import.meta.url));

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { Comparer, type Side } from "../measure/compare.js";
-import { loadTokenizerSync, type TokenizerName } from "../measure/tokenizer.js";
+import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
 
 export interface WorkerInit {
 	from: Side;

@@ -6,10 +6,10 @@ import { ContextError, usageError } from "../errors.js";
 import { findSessionLogs } from "../log/files.js";
 import type { Side } from "../measure/compare.js";
 import { formatSessionDiff, formatSummary, summarize } from "../measure/diff-report.js";
-import { TOKENIZER_NAMES } from "../measure/tokenizer.js";
-import { escapeControl } from "../render/terminal.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { TemplateRegistry } from "../templates/registry.js";
+import { escapeControl } from "../text/terminal.js";
+import { TOKENIZER_NAMES } from "../text/tokenizer.js";
 import { compareAll } from "./diff-pool.js";
 import { choiceOption, defineCommand, HELP_OPTION, printJson, templatesOption } from "./io.js";
 

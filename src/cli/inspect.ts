@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { formatSize } from "../measure/format.js";
 import { measureLoaded, measuringService } from "../measure/session.js";
-import { loadTokenizer, TOKENIZER_NAMES } from "../measure/tokenizer.js";
+import { loadTokenizer, TOKENIZER_NAMES } from "../text/tokenizer.js";
 import {
 	branchOptions,
 	choiceOption,

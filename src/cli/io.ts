@@ -3,9 +3,9 @@ import { constants } from "node:buffer";
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { ContextError, type Diagnostic, formatDiagnostic, usageError } from "../errors.js";
-import { nearest } from "../nearest.js";
-import { writeJson } from "../render/json-writer.js";
-import { escapeControl, escapeJsonControl } from "../render/terminal.js";
+import { writeJson } from "../text/json-writer.js";
+import { nearest } from "../text/nearest.js";
+import { escapeControl, escapeJsonControl } from "../text/terminal.js";
 
 export interface Io {
 	stdout(text: string): void;

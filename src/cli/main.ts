@@ -56,7 +56,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		}
 		if (error instanceof ContextError) {
 			// Paths and session text in a message may hold control characters.
-			const { escapeControl } = await import("../render/terminal.js");
+			const { escapeControl } = await import("../text/terminal.js");
 			if (error.diagnostics.length === 0)
 				io.stderr(`theway-context: ${escapeControl(error.message)}\n`);
 			for (const d of error.diagnostics) io.stderr(`${escapeControl(formatDiagnostic(d))}\n`);

@@ -3,9 +3,9 @@ import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { usageError } from "../errors.js";
-import { TOKENIZER_NAMES } from "../measure/tokenizer.js";
 import { startPreview } from "../preview/server.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
+import { TOKENIZER_NAMES } from "../text/tokenizer.js";
 import { choiceOption, defineCommand, HELP_OPTION, templatesOption } from "./io.js";
 
 export const PREVIEW_USAGE = `Usage: theway-context preview [session.jsonl|DIR] [options]

@@ -95,10 +95,10 @@ export const renderCommand = defineCommand(
 			const messages = service.convertToLlm(bundle);
 			printJson(io, { systemPrompt: bundle.systemPrompt, messages }, bundle.meta.file);
 		} else {
-			const { writeText } = await import("../render/text.js"); // text only
-			const set = service.templateSet(bundle.meta.templateVersion);
+			const { writeText } = await import("./text-output.js"); // text only
+			const convert = service.converter(bundle);
 			guardLength(
-				() => writeText(bundle, set, io.stdout, { full: values.full === true }),
+				() => writeText(bundle, convert, io.stdout, { full: values.full === true }),
 				bundle.meta.file,
 			);
 		}

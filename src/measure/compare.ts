@@ -4,15 +4,17 @@
  * framing), with the tokens of both sides and a unified diff of the text.
  * What `diff` runs per session, in a worker or not.
  */
-import { unifiedDiff } from "../check/line-diff.js";
+
 import { ContextError } from "../errors.js";
-import { bundleConverter } from "../render/stubs.js";
 import type { ContextBundle, LoadOptions } from "../service.js";
 import { ContextService } from "../service.js";
+import type { LlmMessage } from "../session/messages.js";
+import { compileTemplateSet } from "../templates/compile.js";
 import { TemplateRegistry } from "../templates/registry.js";
-import { contentOf } from "./content.js";
+import { contentOf } from "../text/content.js";
+import { unifiedDiff } from "../text/line-diff.js";
+import type { Tokenizer } from "../text/tokenizer.js";
 import { sectionSpans } from "./measure.js";
-import type { Tokenizer } from "./tokenizer.js";
 
 /** Token counts kept for reuse: at most this many texts, each at most this long. */
 const MAX_CACHED = 4096;
@@ -65,7 +67,7 @@ export class Comparer {
 	) {
 		const service = (side: Side) =>
 			new ContextService({
-				registry: new TemplateRegistry(side.templates),
+				registry: new TemplateRegistry(side.templates, { compiler: compileTemplateSet }),
 				maxOpenSessions: 1,
 				...(options.strict === undefined ? {} : { strict: options.strict }),
 			});
@@ -78,14 +80,14 @@ export class Comparer {
 		try {
 			const a = load(this.from, file, this.sides.from);
 			const b = load(this.to, file, this.sides.to);
-			const partsA = parts(this.from, a);
-			const partsB = parts(this.to, b);
+			const partsA = this.parts(this.from, a);
+			const partsB = this.parts(this.to, b);
 			const changed: ChangedPart[] = [];
 			let tokenDelta = 0;
 			// Unchanged parts add nothing to the delta, so only changed ones are counted.
-			for (const name of union([...partsA.keys()], [...partsB.keys()])) {
-				const textA = partsA.get(name);
-				const textB = partsB.get(name);
+			for (const name of union([...partsA.texts.keys()], [...partsB.texts.keys()])) {
+				const textA = partsA.texts.get(name);
+				const textB = partsB.texts.get(name);
 				if (textA === textB) continue;
 				const from = this.count(textA);
 				const to = this.count(textB);
@@ -97,7 +99,8 @@ export class Comparer {
 					diff: unifiedDiff(textA ?? "", textB ?? ""),
 				});
 			}
-			return { file, changed, tokenDelta, virtualized: { from: savings(a), to: savings(b) } };
+			const virtualized = { from: partsA.savings, to: partsB.savings };
+			return { file, changed, tokenDelta, virtualized };
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
 			const none = { results: 0, saved: 0 };
@@ -109,6 +112,32 @@ export class Comparer {
 				error: error.message,
 			};
 		}
+	}
+
+	/**
+	 * The comparable parts of a bundle, in order: its sections, then its
+	 * messages as the model gets them; and the tokens its stubs save.
+	 */
+	private parts(
+		service: ContextService,
+		bundle: ContextBundle,
+	): { texts: Map<string, string>; savings: Savings } {
+		const texts = new Map<string, string>();
+		for (const s of sectionSpans(bundle.systemPrompt)) {
+			texts.set(s.name, bundle.systemPrompt.slice(s.start, s.end));
+		}
+		const convert = service.converter(bundle);
+		const stubbed = new Set(bundle.meta.virtualized.map((v) => v.index));
+		let saved = 0;
+		bundle.messages.forEach((message, index) => {
+			const llm = convert(index);
+			if (llm === undefined) return;
+			const text = contentOf(llm.content).text;
+			texts.set(`message ${index}`, text);
+			if (stubbed.has(index))
+				saved += this.count(contentOf((message as LlmMessage).content).text) - this.count(text);
+		});
+		return { texts, savings: { results: stubbed.size, saved } };
 	}
 
 	/** Tokens of a part; a text seen before (a harness shared by a corpus) is counted once. */
@@ -130,25 +159,6 @@ function load(service: ContextService, file: string, side: Side): ContextBundle 
 	const bundle = service.loadSync(file, options);
 	service.close(file);
 	return bundle;
-}
-
-/** The comparable parts of a bundle, in order: its sections, then its messages as the model gets them. */
-function parts(service: ContextService, bundle: ContextBundle): Map<string, string> {
-	const out = new Map<string, string>();
-	for (const s of sectionSpans(bundle.systemPrompt)) {
-		out.set(s.name, bundle.systemPrompt.slice(s.start, s.end));
-	}
-	const convert = bundleConverter(bundle, service.templateSet(bundle.meta.templateVersion));
-	bundle.messages.forEach((_, index) => {
-		const llm = convert(index);
-		if (llm !== undefined) out.set(`message ${index}`, contentOf(llm.content).text);
-	});
-	return out;
-}
-
-function savings(bundle: ContextBundle): Savings {
-	const listed = bundle.meta.virtualized;
-	return { results: listed.length, saved: listed.reduce((sum, v) => sum + v.saved, 0) };
 }
 
 /** The names of both lists, in the order they come (a's first, then b's new ones where they stand). */

@@ -3,7 +3,7 @@
  * and the unified diff of its text (coloured on a terminal, control
  * characters escaped); then one summary over the corpus.
  */
-import { escapeControl, paint } from "../render/terminal.js";
+import { escapeControl, paint } from "../text/terminal.js";
 import type { Savings, SessionDiff } from "./compare.js";
 
 export interface DiffSummary {

@@ -3,7 +3,7 @@
  * characters and tokens in columns, a bar proportional to tokens, budgets,
  * the cache-stable prefix and the provider's own count where recorded.
  */
-import { escapeLine } from "../render/terminal.js";
+import { escapeLine } from "../text/terminal.js";
 import type { ContextSize, MessageSize, Size } from "./measure.js";
 
 const BAR_WIDTH = 24;

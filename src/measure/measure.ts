@@ -1,19 +1,13 @@
-/**
- * How big a context is, part by part: each system-prompt section (and, where
- * the templates are made of partials, each part), each provider-ready message,
- * the total, the cache-stable prefix and the usage the log recorded. One
- * module for `inspect`, `diff`, the build's budgets and the preview page.
- */
-import { convertMessage } from "../render/convert.js";
-import { stubsOf } from "../render/stubs.js";
+import { framingOf } from "../render/convert.js";
+import { bundleConverter } from "../render/stubs.js";
 import type { ContextBundle } from "../service.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet, TemplateSetSource } from "../templates/compile.js";
 import { STUB } from "../templates/set.js";
+import { contentOf } from "../text/content.js";
+import type { Tokenizer, TokenizerName } from "../text/tokenizer.js";
 import { SECTIONS, type SystemView } from "../view/schema.js";
 import { templateBudgets } from "./budget.js";
-import { contentOf } from "./content.js";
-import type { Tokenizer, TokenizerName } from "./tokenizer.js";
 import { traceSystemPrompt } from "./trace.js";
 
 export interface Size {
@@ -99,16 +93,9 @@ export interface MeasureOptions {
 	source?: TemplateSetSource;
 	/** The view the prompt was rendered from; with `source`, enables the parts of each section. */
 	view?: SystemView;
+	/** Each message as the model gets it, by index (default: the bundle's listing applied afresh). */
+	convert?: (index: number) => LlmMessage | undefined;
 }
-
-/** Framing templates by the bundle role they frame. */
-export const FRAMINGS: Readonly<Record<string, string>> = {
-	collapse_context: "collapse-context",
-	compactionSummary: "compaction-summary",
-	branchSummary: "branch-summary",
-	custom: "custom-message",
-	bashExecution: "bash-execution",
-};
 
 const PREVIEW_CHARS = 80;
 
@@ -152,13 +139,13 @@ export function measureContext(
 		};
 	});
 	const messages: MessageSize[] = [];
-	const stubAt = stubsOf(bundle, set);
+	const convert = options.convert ?? bundleConverter(bundle, set);
+	const stubbed = new Set(bundle.meta.virtualized.map((v) => v.index));
 	bundle.messages.forEach((message, index) => {
-		const stub = stubAt(index);
-		const llm = stub ?? convertMessage(message, set);
+		const llm = convert(index);
 		if (llm === undefined) return;
 		const m = measureMessage(message, llm, index, bundle.entryIds[index] ?? "", size, budgetOf);
-		if (stub !== undefined) {
+		if (stubbed.has(index)) {
 			const whole = size(contentOf((message as LlmMessage).content).text);
 			Object.assign(m, { template: STUB, ...budgetOf(STUB) });
 			m.virtualized = { ...whole, saved: whole.tokens - m.tokens };
@@ -203,7 +190,7 @@ function measureMessage(
 	budgetOf: (template: string) => { budget?: number },
 ): MessageSize {
 	const { text, images } = contentOf(llm.content);
-	const template = FRAMINGS[message.role];
+	const template = framingOf(message);
 	return {
 		index,
 		role: llm.role,

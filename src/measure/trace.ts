@@ -5,7 +5,9 @@
  * with the same view, the sentinels are taken out, and where they stood
  * gives each partial call's span. The result is used only when the text
  * without sentinels equals the real prompt, so a span is always a slice of
- * what the model gets.
+ * what the model gets. A traced set is kept by its sources' fingerprint, so
+ * measuring a set again (every `inspect`, preview view and budget check)
+ * checks and compiles nothing.
  */
 import { randomBytes } from "node:crypto";
 import Handlebars from "handlebars";
@@ -13,6 +15,7 @@ import {
 	assembleSet,
 	COMPILE_OPTIONS,
 	checkTemplateSet,
+	fingerprintOf,
 	metaOf,
 	type TemplateSetSource,
 } from "../templates/compile.js";
@@ -27,12 +30,21 @@ export interface Span {
 	depth: number;
 }
 
-/** Every partial call's span in the prompt `source` renders for `view`, in document order. */
-export function traceSystemPrompt(
-	source: TemplateSetSource,
-	view: SystemView,
-	expected?: string,
-): Span[] | undefined {
+/** A set compiled with its partials wrapped in sentinels. */
+export interface TracedSet {
+	nonce: string;
+	names: string[];
+	render: (view: SystemView) => string;
+}
+
+/** Traced sets by fingerprint: a set is checked and compiled once, however often it is measured. */
+const traced = new Map<string, TracedSet>();
+const MAX_TRACED = 16;
+
+export function tracedSet(source: TemplateSetSource): TracedSet {
+	const fingerprint = fingerprintOf(source);
+	const cached = traced.get(fingerprint);
+	if (cached !== undefined) return cached;
 	const { files, categories } = checkTemplateSet(source);
 	const nonce = randomBytes(6).toString("hex");
 	const names = [...files.keys()];
@@ -46,7 +58,20 @@ export function traceSystemPrompt(
 		fns.set(name, root ? fn : (context, options) => open(i) + fn(context, options) + close(i));
 	});
 	const set = assembleSet(metaOf(source, files, categories), hb, fns);
-	const marked = set.render.system(view);
+	const entry = { nonce, names, render: set.render.system };
+	if (traced.size >= MAX_TRACED) traced.delete(traced.keys().next().value as string);
+	traced.set(fingerprint, entry);
+	return entry;
+}
+
+/** Every partial call's span in the prompt `source` renders for `view`, in document order. */
+export function traceSystemPrompt(
+	source: TemplateSetSource,
+	view: SystemView,
+	expected?: string,
+): Span[] | undefined {
+	const { nonce, names, render } = tracedSet(source);
+	const marked = render(view);
 	const pattern = new RegExp(`\\u0000${nonce}([<>])(\\d+)\\u0000`, "g");
 	const spans: Span[] = [];
 	const openSpans: Span[] = [];

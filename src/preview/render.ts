@@ -6,10 +6,9 @@
  * error view, never an exception.
  */
 import { ContextError } from "../errors.js";
-import { contentOf } from "../measure/content.js";
 import { type MeasuredSession, measureLoaded } from "../measure/session.js";
-import { bundleConverter } from "../render/stubs.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
+import { contentOf } from "../text/content.js";
 import type { FailedView, MessageView, SectionView, ViewPayload } from "./protocol.js";
 import type { SessionCatalog } from "./sessions.js";
 import type { Workspace } from "./workspace.js";
@@ -46,7 +45,7 @@ export function renderView(
 			workspace.diagnosticsOf(error),
 		);
 	}
-	const { bundle, set, size } = measured;
+	const { bundle, size } = measured;
 	const version = bundle.meta.templateVersion;
 	const prompt = bundle.systemPrompt;
 	const sections = size.systemPrompt.sections.map(
@@ -67,7 +66,7 @@ export function renderView(
 			})),
 		}),
 	);
-	const convert = bundleConverter(bundle, set);
+	const convert = workspace.current.service.converter(bundle);
 	const messages = size.messages.map((m): MessageView => {
 		const message = bundle.messages[m.index] as ContextMessage;
 		const llm = convert(m.index) as LlmMessage;

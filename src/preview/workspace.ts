@@ -6,22 +6,20 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { withFrame } from "../check/run.js";
 import type { ContextError, Diagnostic } from "../errors.js";
-import { ViewRecordingRegistry } from "../measure/session.js";
-import type { Tokenizer } from "../measure/tokenizer.js";
-import { ContextService } from "../service.js";
+import { Measuring } from "../measure/session.js";
 import { fingerprintOf, type TemplateSetSource } from "../templates/compile.js";
+import { withFrame } from "../templates/frame.js";
 import { parseTemplateFile } from "../templates/front-matter.js";
 import { readTemplateSets } from "../templates/load.js";
+import type { Tokenizer } from "../text/tokenizer.js";
 import type { DiagnosticView, PlaceView, SetChoice } from "./protocol.js";
 
 export class Workspace {
 	/** Bumped on every change of the templates. */
 	generation = 0;
 	readonly templates: string;
-	private registry!: ViewRecordingRegistry;
-	private service!: ContextService;
+	private measuring!: Measuring;
 	private sources: Map<string, TemplateSetSource> | undefined;
 
 	/** `cwd`: paths shown to people are relative to it. */
@@ -37,14 +35,13 @@ export class Workspace {
 	/** Forgets everything compiled: the next rendering reads the sources again. */
 	refresh(): void {
 		this.generation++;
-		this.registry = new ViewRecordingRegistry(this.templates, { precompiled: false });
-		this.service = new ContextService({ registry: this.registry });
+		this.measuring = new Measuring({ templates: this.templates, precompiled: false });
 		this.sources = undefined;
 	}
 
-	/** The service of this generation, and its registry (which records each rendering's view). */
-	get current(): { service: ContextService; registry: ViewRecordingRegistry } {
-		return { service: this.service, registry: this.registry };
+	/** The measuring service of this generation. */
+	get current(): Measuring {
+		return this.measuring;
 	}
 
 	/** The sets as read now (throws the located error of an unreadable folder). */

@@ -8,14 +8,34 @@
  * same protection), and that escape is the only change to it.
  */
 import type { Diagnostic } from "../errors.js";
-import { asText } from "../measure/content.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet } from "../templates/set.js";
+import type { RootTemplate } from "../view/constants.js";
+import { asText } from "../text/content.js";
 import { deriveSummary } from "../view/derive.js";
 import { neutralize } from "../view/neutralize.js";
 import { cleanContent } from "./content.js";
 
 type Loose = Record<string, unknown>;
+
+/**
+ * The framing template of each stored role that reaches the model as framed
+ * user text (a custom message passes as written: it has none).
+ */
+export const FRAMINGS = {
+	collapse_context: "collapse-context",
+	compactionSummary: "compaction-summary",
+	branchSummary: "branch-summary",
+	bashExecution: "bash-execution",
+} as const satisfies Readonly<Record<string, RootTemplate>>;
+
+/** The framing template `message` is rendered with, if any. */
+export function framingOf(message: ContextMessage): RootTemplate | undefined {
+	const role = (message as Loose | null)?.role;
+	return typeof role === "string" && Object.hasOwn(FRAMINGS, role)
+		? FRAMINGS[role as keyof typeof FRAMINGS]
+		: undefined;
+}
 
 /**
  * The provider-ready form of `messages`, framed with `set`'s templates. A
@@ -62,7 +82,7 @@ export function convertMessage(message: ContextMessage, set: TemplateSet): LlmMe
 		const payload = m.payload as { summary?: unknown } | undefined;
 		const stored = typeof payload?.summary === "string" ? payload.summary : "";
 		const { components } = deriveSummary(stored, set.caps, set.markers);
-		return framed(set.render["collapse-context"]({ components }));
+		return framed(set.render[FRAMINGS.collapse_context]({ components }));
 	}
 	switch (m.role) {
 		case "user":
@@ -77,14 +97,14 @@ export function convertMessage(message: ContextMessage, set: TemplateSet): LlmMe
 		}
 		case "compactionSummary":
 			return framed(
-				set.render["compaction-summary"]({
+				set.render[FRAMINGS.compactionSummary]({
 					summary: text(m.summary),
 					...(typeof m.tokensBefore === "number" ? { tokensBefore: m.tokensBefore } : {}),
 				}),
 			);
 		case "branchSummary":
 			return framed(
-				set.render["branch-summary"]({
+				set.render[FRAMINGS.branchSummary]({
 					summary: text(m.summary),
 					...(m.fromId === undefined ? {} : { fromId: line(m.fromId) }),
 				}),
@@ -92,7 +112,7 @@ export function convertMessage(message: ContextMessage, set: TemplateSet): LlmMe
 		case "bashExecution": {
 			if (m.excludeFromContext === true) return undefined;
 			return framed(
-				set.render["bash-execution"]({
+				set.render[FRAMINGS.bashExecution]({
 					command: text(m.command),
 					output: text(m.output),
 					...(typeof m.exitCode === "number" ? { exitCode: m.exitCode } : {}),

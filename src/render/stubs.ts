@@ -4,15 +4,18 @@
  * `bundle.meta.virtualized`; converting the bundle for a provider applies
  * that list. The log and `bundle.messages` keep every result whole.
  *
- * A decision is cached per message object and set fingerprint: a session
- * kept open shares its message objects from one load to the next, so a
- * reload tokenizes nothing it already decided. The tokenizer (o200k) is
- * loaded on the first result the byte filter cannot decide, once per process.
+ * Decisions are kept in a {@link StubCache} that the caller owns (the
+ * service keeps one per open session): a session kept open shares its
+ * message objects from one load to the next, so a reload decides only the
+ * new messages. Without a cache, everything is decided afresh. The listing
+ * carries what is exact and free (characters, lines, UTF-8 bytes); the
+ * o200k table is loaded only for a set whose policy counts tokens, and
+ * only for a result its byte bounds cannot settle.
  */
 import { ContextError } from "../errors.js";
-import { loadTokenizerSync } from "../measure/tokenizer.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import { STUB, type TemplateSet } from "../templates/set.js";
+import { loadTokenizerSync } from "../text/tokenizer.js";
 import { neutralize } from "../view/neutralize.js";
 import { convertMessage } from "./convert.js";
 import {
@@ -30,14 +33,13 @@ export interface VirtualizedResult {
 	toolCallId: string;
 	toolName: string;
 	isError: boolean;
-	/** Characters of the result's text. */
+	/** Characters and lines of the result's text. */
 	chars: number;
-	/** o200k tokens of the result's text, and of the stub's text that replaces it. */
-	tokensBefore: number;
-	tokensAfter: number;
-	/** `tokensBefore - tokensAfter`. */
-	saved: number;
-	/** Images kept beside the stub, and images left out (counted in its text); images are not in the tokens. */
+	lines: number;
+	/** UTF-8 bytes of the result's text, and how many fewer the stub's text has. */
+	bytes: number;
+	savedBytes: number;
+	/** Images kept beside the stub, and images left out (counted in its text). */
 	imagesKept: number;
 	imagesOmitted: number;
 }
@@ -53,37 +55,40 @@ interface Decision {
 	stub?: Stub;
 }
 
-const decisions = new WeakMap<object, Map<string, Decision>>();
-
-let counter: ((text: string) => number) | undefined;
-/** o200k tokens of `text`; the tokenizer is loaded on first use. */
-function tokens(text: string): number {
-	counter ??= loadTokenizerSync("o200k").count;
-	return counter(text);
+/**
+ * The virtualization decisions of one session, kept by whoever keeps the
+ * session open: per message object and set fingerprint, and the last
+ * listing, for the next load to reuse.
+ */
+export class StubCache {
+	readonly decisions = new WeakMap<object, Map<string, Decision>>();
+	last:
+		| {
+				fingerprint: string;
+				messages: readonly ContextMessage[];
+				listed: readonly VirtualizedResult[];
+		  }
+		| undefined;
 }
 
-/** What one load decided, for the next load of the same open session. */
-export interface VirtualizeMemo {
-	fingerprint: string;
-	messages: readonly ContextMessage[];
-	listed: readonly VirtualizedResult[];
-}
+/** o200k tokens, for a set whose policy counts them; the table is loaded on first use. */
+const o200k = (text: string) => loadTokenizerSync("o200k").count(text);
 
 /**
  * The stubs of `messages` under `set`'s policy (none when the set has no
- * stub template). With `previous`, the listing of an earlier load of the
- * same session: a message that is the same object at the same index keeps
- * its decision (a message object belongs to one entry), so a reload after
- * an append looks at the new messages only, never at the old ones' content.
+ * stub template). With a `cache` that saw an earlier load of the same
+ * session, a message that is the same object at the same index keeps its
+ * decision (a message object belongs to one entry), so a reload after an
+ * append looks at the new messages only, never at the old ones' content.
  */
 export function virtualizeMessages(
 	messages: readonly ContextMessage[],
 	entryIds: readonly string[],
 	set: TemplateSet,
-	previous?: VirtualizeMemo,
+	cache: StubCache = new StubCache(),
 ): VirtualizedResult[] {
 	if (set.virtualize === undefined) return [];
-	const memo = previous?.fingerprint === set.fingerprint ? previous : undefined;
+	const memo = cache.last?.fingerprint === set.fingerprint ? cache.last : undefined;
 	const old = memo?.messages ?? [];
 	const listed = new Map(memo?.listed.map((v) => [v.index, v]));
 	const out: VirtualizedResult[] = [];
@@ -94,26 +99,32 @@ export function virtualizeMessages(
 			if (kept !== undefined) out.push(kept);
 			continue;
 		}
-		const stub = decide(message, entryIds[index] ?? "", set)?.stub;
+		const stub = decide(message, entryIds[index] ?? "", set, cache)?.stub;
 		if (stub !== undefined) out.push(Object.freeze({ index, ...stub.listing }));
 	}
+	cache.last = { fingerprint: set.fingerprint, messages, listed: out };
 	return out;
 }
 
 /** Whether `message` is a tool result `set` turns into a stub; decided once per message and set. */
-function decide(message: ContextMessage, entryId: string, set: TemplateSet): Decision | undefined {
+function decide(
+	message: ContextMessage,
+	entryId: string,
+	set: TemplateSet,
+	cache: StubCache,
+): Decision | undefined {
 	const policy = set.virtualize;
 	if (policy === undefined || !isToolResult(message)) return undefined;
 	// Cheaper than a cache lookup: most results are decided by their size bounds.
 	if (clearlyWhole(message as ToolResultLike, policy)) return undefined;
-	let bySet = decisions.get(message);
+	let bySet = cache.decisions.get(message);
 	if (bySet === undefined) {
 		bySet = new Map();
-		decisions.set(message, bySet);
+		cache.decisions.set(message, bySet);
 	}
 	const cached = bySet.get(set.fingerprint);
 	if (cached !== undefined && cached.entryId === entryId) return cached;
-	const v = virtualize(message as ToolResultLike, entryId, policy, tokens);
+	const v = virtualize(message as ToolResultLike, entryId, policy, o200k);
 	const decision: Decision = {
 		entryId,
 		...(v === undefined ? {} : { stub: stubOf(message, v, set) }),
@@ -144,8 +155,6 @@ function stubOf(message: ContextMessage, v: Virtualization, set: TemplateSet): S
 		head: neutralize(view.head.replace(/\n$/, ""), set.markers),
 		tail: neutralize(view.tail.replace(/\n$/, ""), set.markers),
 	});
-	const tokensBefore = v.textTokens ?? tokens(v.text);
-	const tokensAfter = tokens(text);
 	return {
 		message: { ...(message as LlmMessage), content: [{ type: "text", text }, ...v.keptImages] },
 		listing: {
@@ -154,9 +163,9 @@ function stubOf(message: ContextMessage, v: Virtualization, set: TemplateSet): S
 			toolName: String(view.toolName ?? ""),
 			isError: view.isError,
 			chars: view.chars,
-			tokensBefore,
-			tokensAfter,
-			saved: tokensBefore - tokensAfter,
+			lines: view.lines,
+			bytes: view.bytes,
+			savedBytes: view.bytes - Buffer.byteLength(text, "utf8"),
 			imagesKept: view.imagesKept,
 			imagesOmitted: view.imagesOmitted,
 		},
@@ -164,19 +173,30 @@ function stubOf(message: ContextMessage, v: Virtualization, set: TemplateSet): S
 }
 
 /**
- * The stub of the message at `index`, which the bundle's listing names. A
- * bundle read back from JSON (no cached decision) is applied as listed.
+ * The stub of a tool result the bundle lists: decided through `cache` when
+ * it holds the decision, else built as listed (a bundle read back from
+ * JSON, or converted without its session's cache).
  */
-export function stubAt(
+function stubAt(
 	message: ContextMessage,
 	entryId: string,
 	set: TemplateSet,
+	cache: StubCache | undefined,
 ): LlmMessage | undefined {
-	const decided = decide(message, entryId, set)?.stub;
-	if (decided !== undefined) return decided.message;
+	if (cache !== undefined) {
+		const decided = decide(message, entryId, set, cache)?.stub;
+		if (decided !== undefined) return decided.message;
+	}
 	if (set.virtualize === undefined || !isToolResult(message)) return undefined;
-	const v = virtualize(message as ToolResultLike, entryId, set.virtualize, tokens, true);
+	const v = virtualize(message as ToolResultLike, entryId, set.virtualize, o200k, true);
 	return v === undefined ? undefined : stubOf(message, v, set).message;
+}
+
+/** What of a bundle the conversion reads. */
+export interface BundleLike {
+	messages: readonly ContextMessage[];
+	entryIds: readonly string[];
+	meta: { virtualized?: readonly VirtualizedResult[] };
 }
 
 /**
@@ -186,15 +206,11 @@ export function stubAt(
  * messages were changed after loading) is not stubbed.
  */
 export function stubsOf(
-	bundle: {
-		messages: readonly ContextMessage[];
-		entryIds: readonly string[];
-		meta: { virtualized?: readonly VirtualizedResult[] };
-	},
+	bundle: BundleLike,
 	set: TemplateSet,
-	enabled = true,
+	options: { enabled?: boolean; cache?: StubCache } = {},
 ): (index: number) => LlmMessage | undefined {
-	const listed = enabled ? (bundle.meta.virtualized ?? []) : [];
+	const listed = options.enabled === false ? [] : (bundle.meta.virtualized ?? []);
 	if (listed.length === 0) return () => undefined;
 	const byIndex = new Map(listed.map((v) => [v.index, v]));
 	return (index) => {
@@ -203,7 +219,7 @@ export function stubsOf(
 		const entryId = bundle.entryIds[index];
 		if (v === undefined || entryId !== v.entryId || !isToolResult(message)) return undefined;
 		if ((message as { toolCallId?: unknown }).toolCallId !== v.toolCallId) return undefined;
-		return stubAt(message, entryId, set);
+		return stubAt(message, entryId, set, options.cache);
 	};
 }
 
@@ -213,11 +229,11 @@ export function stubsOf(
  * converted as usual (undefined for one that stays out of the context).
  */
 export function bundleConverter(
-	bundle: Parameters<typeof stubsOf>[0],
+	bundle: BundleLike,
 	set: TemplateSet,
-	enabled = true,
+	options: { enabled?: boolean; cache?: StubCache } = {},
 ): (index: number) => LlmMessage | undefined {
-	const stub = stubsOf(bundle, set, enabled);
+	const stub = stubsOf(bundle, set, options);
 	return (index) => stub(index) ?? convertMessage(bundle.messages[index] as ContextMessage, set);
 }
 

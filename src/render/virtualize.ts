@@ -9,41 +9,7 @@
  * itself and the pinned set's policy, never what came after it, so
  * appending entries never changes an earlier message.
  */
-
-/** The policy a template set declares (front-matter of `tool-result-stub`). */
-export interface VirtualizePolicy {
-	/** A result larger than this (in `unit`) becomes a stub. */
-	threshold: number;
-	/** `tokens`: o200k tokens; `chars`: UTF-16 characters, no tokenizer needed. */
-	unit: "tokens" | "chars";
-	/** Whether images count toward the size, at `imageSize` units each. */
-	countImages: boolean;
-	imageSize: number;
-	/** In a stub, images of at most this many base64 characters stay; larger ones are left out and counted. */
-	keepImagesUpTo: number;
-	/** The excerpts a stub shows, in characters: the start and the end of the text. */
-	head: number;
-	tail: number;
-}
-
-/** What a stub template sees. */
-export interface ToolResultStubView {
-	entryId: string;
-	toolCallId: string;
-	toolName: string;
-	isError: boolean;
-	chars: number;
-	lines: number;
-	/** The result's size in the policy's unit. */
-	size: number;
-	unit: "tokens" | "chars";
-	head: string;
-	tail: string;
-	/** Characters between the two excerpts. */
-	omittedChars: number;
-	imagesKept: number;
-	imagesOmitted: number;
-}
+import type { ToolResultStubView, VirtualizePolicy } from "../view/stub.js";
 
 type Block = { type: string; [key: string]: unknown };
 
@@ -61,8 +27,6 @@ export interface Virtualization {
 	keptImages: Block[];
 	/** The result's text, as the decision read it (text blocks joined by a line break). */
 	text: string;
-	/** o200k tokens of `text`, when the decision counted them. */
-	textTokens?: number;
 }
 
 /**
@@ -82,16 +46,16 @@ export function virtualize(
 	const imageSize = policy.countImages ? images.length * policy.imageSize : 0;
 	const under = (size: number) => !force && size <= policy.threshold;
 	let size: number;
-	let textTokens: number | undefined;
+	let bytes: number | undefined;
 	if (policy.unit === "chars") {
 		size = text.length + imageSize;
 		if (under(size)) return undefined;
 	} else {
 		// A token covers at least one byte, and a character at most three bytes (four for a pair).
 		if (under(text.length * 3 + imageSize)) return undefined;
-		if (under(Buffer.byteLength(text, "utf8") + imageSize)) return undefined;
-		textTokens = count(text);
-		size = textTokens + imageSize;
+		bytes = Buffer.byteLength(text, "utf8");
+		if (under(bytes + imageSize)) return undefined;
+		size = count(text) + imageSize;
 		if (under(size)) return undefined;
 	}
 	const keptImages = images.filter((b) => base64Length(b) <= policy.keepImagesUpTo);
@@ -104,6 +68,7 @@ export function virtualize(
 			isError: result.isError === true,
 			chars: text.length,
 			lines: text === "" ? 0 : countLines(text),
+			bytes: bytes ?? Buffer.byteLength(text, "utf8"),
 			size,
 			unit: policy.unit,
 			head,
@@ -114,7 +79,6 @@ export function virtualize(
 		},
 		keptImages,
 		text,
-		...(textTokens === undefined ? {} : { textTokens }),
 	};
 }
 

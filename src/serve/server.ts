@@ -10,7 +10,6 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
 import { ioError } from "../log/read.js";
-import { bundleConverter } from "../render/stubs.js";
 import { type ContextBundle, ContextService, type LoadOptions } from "../service.js";
 import { type CursorState, CursorStore, continues, type FileStamp } from "./cursors.js";
 import type { TooLong } from "./lines.js";
@@ -178,7 +177,7 @@ export class Sidecar {
 	private messagesFrom(bundle: ContextBundle, start: number, format: Format): unknown[] {
 		const tail = bundle.messages.slice(start);
 		if (format === "agent") return tail;
-		const convert = bundleConverter(bundle, this.service.templateSet(bundle.meta.templateVersion));
+		const convert = this.service.converter(bundle);
 		const out: unknown[] = [];
 		for (let index = start; index < bundle.messages.length; index++) {
 			const converted = convert(index);

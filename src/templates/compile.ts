@@ -19,7 +19,6 @@ import {
 import type { SummaryCaps } from "../view/summary.js";
 import { parseTemplateFile, type TemplateFile } from "./front-matter.js";
 import { HELPER_SIGNATURES, KNOWN_HELPERS } from "./helpers.js";
-import { provideCompiler } from "./registry.js";
 import {
 	assembleSet,
 	fingerprintOf,
@@ -192,16 +191,12 @@ function checkPolicy(files: ReadonlyMap<string, TemplateFile>): Diagnostic[] {
 	return out;
 }
 
-/** How many sets were compiled from source in this process (the precompiled path adds none). */
-export let compileCount = 0;
-
 /** Checks and compiles a set. Each template is compiled exactly once. */
 export function compileTemplateSet(source: TemplateSetSource): TemplateSet {
 	const { files, categories } = checkTemplateSet(source);
 	const hb = Handlebars.create();
 	const compiled = new Map<string, Handlebars.TemplateDelegate>();
 	for (const [name, t] of files) compiled.set(name, hb.compile(t.body, COMPILE_OPTIONS));
-	compileCount++;
 	return assembleSet(metaOf(source, files, categories), hb, compiled);
 }
 
@@ -239,6 +234,3 @@ function setError(version: string, diagnostics: Diagnostic[]): ContextError {
 		{ diagnostics },
 	);
 }
-
-// Loaded, this module is the compiler of every registry in the process.
-provideCompiler(compileTemplateSet);

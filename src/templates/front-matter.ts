@@ -7,26 +7,8 @@ import matter from "gray-matter";
 import { z } from "zod";
 import { ContextError } from "../errors.js";
 import { SUMMARY_LABELS } from "../view/schema.js";
+import { VirtualizePolicySchema } from "../view/stub.js";
 import { parseYaml, validateYaml } from "./yaml.js";
-
-/**
- * `tool-result-stub` only: when a tool result reaches the model as the stub
- * instead of whole. Plain data, carried as is into the precompiled set.
- */
-export const VirtualizePolicySchema = z.strictObject({
-	/** A result larger than this, in `unit`, becomes a stub. */
-	threshold: z.number().int().positive(),
-	/** `tokens`: o200k tokens; `chars`: characters (no tokenizer). */
-	unit: z.enum(["tokens", "chars"]),
-	/** Whether images count toward the size, `imageSize` units each. */
-	countImages: z.boolean(),
-	imageSize: z.number().int().nonnegative(),
-	/** Images of at most this many base64 characters stay beside the stub; larger ones are left out and counted. */
-	keepImagesUpTo: z.number().int().nonnegative(),
-	/** The excerpts the stub shows, in characters: the start and the end of the text. */
-	head: z.number().int().nonnegative(),
-	tail: z.number().int().nonnegative(),
-});
 
 export const FrontMatterSchema = z.strictObject({
 	/** Must equal the file's name without `.hbs`. */
@@ -54,6 +36,8 @@ export interface TemplateFile {
 	body: string;
 	/** The 1-based line of the file on which the body starts. */
 	bodyLine: number;
+	/** Where the front-matter value at `path` stands in the file (or its nearest parent). */
+	locate(path: readonly PropertyKey[]): { line: number; column: number };
 }
 
 const refuse = (language: string) => () => {
@@ -124,7 +108,7 @@ export function parseTemplateFile(text: string, file: string): TemplateFile {
 		);
 	}
 	const meta = validateYaml(FrontMatterSchema, parsed, file, "bad_front_matter", "front-matter");
-	return { file, text, meta, body: split.content, bodyLine };
+	return { file, text, meta, body: split.content, bodyLine, locate: parsed.locate };
 }
 
 function countLines(text: string, end: number): number {

@@ -3,7 +3,7 @@
  * the static checker can verify every call. Anything else is refused when a
  * template set is compiled.
  */
-import type { HelperSignature } from "./typecheck.js";
+import type { HelperSignature } from "./typecheck-scope.js";
 
 type Helper = (...args: unknown[]) => unknown;
 

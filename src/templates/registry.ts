@@ -4,10 +4,10 @@
  * module. Sessions pin a set by version; the default is the newest.
  *
  * The compiler (front-matter, schemas, type checker, Handlebars' parser) is
- * loaded only when a set must be compiled from its sources: {@link
- * TemplateRegistry.ready} imports it when a set has no fresh precompiled
- * module, and importing `compile.ts` (the library's entry point does) makes
- * it available to the synchronous {@link TemplateRegistry.get} as well.
+ * a parameter: a registry given one compiles synchronously in {@link
+ * TemplateRegistry.get}; one without loads it in {@link TemplateRegistry.ready}
+ * only when a set has no fresh precompiled module, so the render path of
+ * the precompiled sets never loads it.
  */
 import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
@@ -15,20 +15,21 @@ import { DEFAULT_TEMPLATES_DIR, readTemplateSets } from "./load.js";
 import { loadPrecompiled, precompiledPath } from "./precompiled.js";
 import type { TemplateSet, TemplateSetSource } from "./set.js";
 
-/** Compiles a set from its sources (`compileTemplateSet`, once `compile.ts` is loaded). */
+/** Compiles a set from its sources (`compileTemplateSet` of `compile.ts`). */
 export type Compiler = (source: TemplateSetSource) => TemplateSet;
 
-let compiler: Compiler | undefined;
-
-/** Called by `compile.ts` when it loads: from then on, any set can be compiled. */
-export function provideCompiler(compile: Compiler): void {
-	compiler = compile;
+export interface RegistryOptions {
+	/** Whether precompiled modules are loaded (default: for the package's own folder only). */
+	precompiled?: boolean;
+	/** The compiler; without it, {@link TemplateRegistry.ready} loads it when a set needs it. */
+	compiler?: Compiler;
 }
 
 export class TemplateRegistry {
 	private static readonly byDir = new Map<string, TemplateRegistry>();
 	private sources: Map<string, TemplateSetSource> | undefined;
 	private readonly compiled = new Map<string, TemplateSet>();
+	private compiler: Compiler | undefined;
 
 	/**
 	 * Whether precompiled modules are loaded. They are JavaScript: by default
@@ -41,19 +42,27 @@ export class TemplateRegistry {
 	/** A registry of its own (the shared one of a folder is {@link TemplateRegistry.for}). */
 	constructor(
 		readonly dir: string = DEFAULT_TEMPLATES_DIR,
-		options: { precompiled?: boolean } = {},
+		options: RegistryOptions = {},
 	) {
 		this.precompiled = options.precompiled ?? resolve(dir) === DEFAULT_TEMPLATES_DIR;
+		this.compiler = options.compiler;
 	}
 
-	/** The shared registry of a templates folder (default: the package's own): read once per process. */
-	static for(dir: string = DEFAULT_TEMPLATES_DIR): TemplateRegistry {
+	/**
+	 * The shared registry of a templates folder (default: the package's own):
+	 * read once per process. Given a `compiler`, it compiles with it from then on.
+	 */
+	static for(
+		dir: string = DEFAULT_TEMPLATES_DIR,
+		options: { compiler?: Compiler } = {},
+	): TemplateRegistry {
 		const key = resolve(dir);
 		let registry = TemplateRegistry.byDir.get(key);
 		if (registry === undefined) {
 			registry = new TemplateRegistry(key);
 			TemplateRegistry.byDir.set(key, registry);
 		}
+		registry.compiler ??= options.compiler;
 		return registry;
 	}
 
@@ -68,12 +77,12 @@ export class TemplateRegistry {
 	 * compiler. Cheap once done.
 	 */
 	async ready(): Promise<void> {
-		if (compiler !== undefined) return;
+		if (this.compiler !== undefined) return;
 		for (const [version, source] of this.read()) {
 			if (this.compiled.has(version)) continue;
 			const set = this.loadFresh(version, source);
 			if (set === undefined) {
-				await import("./compile.js");
+				this.compiler = (await import("./compile.js")).compileTemplateSet;
 				return;
 			}
 			this.compiled.set(version, set);
@@ -94,7 +103,7 @@ export class TemplateRegistry {
 				{ file: this.dir },
 			);
 		}
-		const set = this.loadFresh(wanted, source) ?? compileFromSource(source);
+		const set = this.loadFresh(wanted, source) ?? this.compile(source);
 		this.compiled.set(wanted, set);
 		return set;
 	}
@@ -105,19 +114,19 @@ export class TemplateRegistry {
 		return loadPrecompiled(precompiledPath(this.dir, version), source);
 	}
 
+	private compile(source: TemplateSetSource): TemplateSet {
+		if (this.compiler === undefined) {
+			throw new ContextError(
+				"internal",
+				`template set ${source.version} has no fresh precompiled module and this registry has no compiler (pass one, or await registry.ready() first)`,
+				{ file: source.dir },
+			);
+		}
+		return this.compiler(source);
+	}
+
 	private read(): Map<string, TemplateSetSource> {
 		this.sources ??= readTemplateSets(this.dir);
 		return this.sources;
 	}
-}
-
-function compileFromSource(source: TemplateSetSource): TemplateSet {
-	if (compiler === undefined) {
-		throw new ContextError(
-			"internal",
-			`template set ${source.version} has no fresh precompiled module and the compiler is not loaded (await registry.ready() first)`,
-			{ file: source.dir },
-		);
-	}
-	return compiler(source);
 }

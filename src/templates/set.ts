@@ -9,10 +9,10 @@ import type * as Crypto from "node:crypto";
 import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
 import type { z } from "zod";
-import type { ToolResultStubView, VirtualizePolicy } from "../render/virtualize.js";
 import { type CategoriesData, type Categorizer, compileCategories } from "../view/categorizer.js";
 import { ROOT_TEMPLATES, type RootTemplate } from "../view/constants.js";
 import type { ROOT_VIEWS } from "../view/schema.js";
+import type { ToolResultStubView, VirtualizePolicy } from "../view/stub.js";
 import type { SummaryCaps } from "../view/summary.js";
 import { HELPERS } from "./helpers.js";
 

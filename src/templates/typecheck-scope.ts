@@ -33,6 +33,14 @@ export interface TemplateSource {
 /** A helper parameter's kind; `string[]` is an array whose items are all strings. */
 export type ParamKind = "string" | "number" | "boolean" | "array" | "string[]" | "any";
 
+/** A helper's parameter kinds, checked at every call. */
+export interface HelperSignature {
+	params: readonly ParamKind[];
+	/** How many trailing params may be left out. */
+	optionalParams?: number;
+	returns: "string" | "boolean" | "any";
+}
+
 export type Expr = hbs.AST.Expression;
 export type Path = hbs.AST.PathExpression;
 export type Pos = hbs.AST.Position;

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { codeFrame, type Diagnostic, type ErrorCode } from "../errors.js";
-import type { HelperSignature } from "./typecheck.js";
+import type { HelperSignature } from "./typecheck-scope.js";
 import {
 	absentMessage,
 	describeParam,

@@ -8,20 +8,12 @@
 import Handlebars from "handlebars";
 import type { z } from "zod";
 import type { Diagnostic } from "../errors.js";
-import type { ParamKind, Parsed, Pos, TemplateSource } from "./typecheck-scope.js";
+import type { HelperSignature, Parsed, Pos, TemplateSource } from "./typecheck-scope.js";
 import { value } from "./typecheck-scope.js";
 import { Checker } from "./typecheck-walk.js";
 import { flatten } from "./zod-types.js";
 
-export type { ParamKind, TemplateSource } from "./typecheck-scope.js";
-
-/** A helper's parameter kinds, checked at every call. */
-export interface HelperSignature {
-	params: readonly ParamKind[];
-	/** How many trailing params may be left out. */
-	optionalParams?: number;
-	returns: "string" | "boolean" | "any";
-}
+export type { HelperSignature, ParamKind, TemplateSource } from "./typecheck-scope.js";
 
 /**
  * A Handlebars parse error's body position (0-based column) and reason. Errors raised from a

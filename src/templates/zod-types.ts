@@ -4,7 +4,7 @@
  * messages; and the "did you mean" of a misspelt name.
  */
 import { z } from "zod";
-import { nearest } from "../nearest.js";
+import { nearest } from "../text/nearest.js";
 
 export type Schema = z.ZodType;
 /** The kinds of value a helper parameter may take, and two more a schema may hold. */

@@ -4,7 +4,6 @@
  * system prompt template can reach the compact summary.
  */
 import { z } from "zod";
-import type { ToolResultStubView } from "../render/virtualize.js";
 import {
 	type OptionalRootTemplate,
 	ROOT_TEMPLATES,
@@ -12,6 +11,7 @@ import {
 	SECTIONS,
 	SUMMARY_LABELS,
 } from "./constants.js";
+import { ToolResultStubViewSchema } from "./stub.js";
 
 export {
 	OPTIONAL_ROOT_TEMPLATES,
@@ -83,36 +83,6 @@ export const BashExecutionViewSchema = z.object({
 	truncated: z.boolean(),
 	fullOutputPath: z.string().optional(),
 });
-
-/**
- * `tool-result-stub`: what the model gets in place of a tool result over the
- * set's threshold. Every string is session text, neutralised.
- */
-export const ToolResultStubViewSchema = z.object({
-	/** The log entry that holds the whole result: what `session_tool_result` reads back. */
-	entryId: z.string(),
-	toolCallId: z.string(),
-	toolName: z.string(),
-	isError: z.boolean(),
-	/** Characters and lines of the result's text. */
-	chars: z.number(),
-	lines: z.number(),
-	/** Its size in the policy's unit (tokens or chars), images included when they count. */
-	size: z.number(),
-	unit: z.enum(["tokens", "chars"]),
-	/** The start and the end of the text, each of bounded size (the tail may be empty). */
-	head: z.string(),
-	tail: z.string(),
-	/** Characters between the two excerpts. */
-	omittedChars: z.number(),
-	/** Images kept beside the stub, and images left out. */
-	imagesKept: z.number(),
-	imagesOmitted: z.number(),
-});
-// The render path's plain type and the schema templates are checked against must agree.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const stubViewsAgree: Same<z.infer<typeof ToolResultStubViewSchema>, ToolResultStubView> = true;
-void stubViewsAgree;
 
 /**
  * The templates rendered directly, with the view each is rendered with: the

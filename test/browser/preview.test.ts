@@ -10,8 +10,8 @@ import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadContext } from "../../src/library.js";
 import { sectionSpans } from "../../src/measure/measure.js";
-import { loadContext } from "../../src/service.js";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { brokenTemplate, MISSING_FIELD, NEWEST, scratch, withMarker } from "../support/preview.js";
 import { assistant, HEADER, user } from "../support/session.js";

@@ -6,7 +6,7 @@
 import "../../src/templates/compile.js";
 import { renderCommand } from "../../src/cli/render.js";
 import { serveCommand } from "../../src/cli/serve.js";
-import "../../src/render/terminal.js";
+import "../../src/text/terminal.js";
 
 const io = {
 	stdout: (text: string) => process.stdout.write(text),

@@ -1,4 +1,8 @@
 /** The static type checker under test: a root template checked against SystemViewSchema. */
+
+import { compileTemplateSet } from "../../src/templates/compile.js";
+import type { Compiler } from "../../src/templates/registry.js";
+import type { TemplateSetSource } from "../../src/templates/set.js";
 import {
 	type HelperSignature,
 	type TemplateSource,
@@ -33,4 +37,16 @@ export function brief(body: string, partials: TemplateSource[] = []) {
 		column,
 		message,
 	}));
+}
+
+/** A template compiler that counts the sets it compiles. */
+export function countingCompiler(): { compile: Compiler; calls: number } {
+	const counter = {
+		calls: 0,
+		compile: (source: TemplateSetSource) => {
+			counter.calls++;
+			return compileTemplateSet(source);
+		},
+	};
+	return counter;
 }

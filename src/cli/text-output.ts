@@ -11,12 +11,11 @@
  * character is escaped, and the text is written a message at a time, so no
  * log is too large to print.
  */
-import { asText, contentOf } from "../measure/content.js";
+
 import type { ContextBundle } from "../service.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
-import type { TemplateSet } from "../templates/compile.js";
-import { bundleConverter } from "./stubs.js";
-import { escapeControl, escapeLine } from "./terminal.js";
+import { asText, contentOf } from "../text/content.js";
+import { escapeControl, escapeLine } from "../text/terminal.js";
 
 export interface TextOptions {
 	/** Show tool results and command output whole. */
@@ -33,10 +32,13 @@ export const TEXT_MAX_DEPTH = 64;
 const RULE = "═".repeat(8);
 const THIN = "─".repeat(4);
 
-/** Writes the text rendering of `bundle` (framed with `set`) to `write`, a part at a time. */
+/**
+ * Writes the text rendering of `bundle` to `write`, a part at a time;
+ * `convert` gives each message as the model gets it (`service.converter`).
+ */
 export function writeText(
 	bundle: ContextBundle,
-	set: TemplateSet,
+	convert: (index: number) => LlmMessage | undefined,
 	write: (text: string) => void,
 	options: TextOptions = {},
 ): void {
@@ -53,7 +55,6 @@ export function writeText(
 	write(`${RULE} system prompt · ${count(bundle.systemPrompt.length, "char")} ${RULE}\n`);
 	write(`${escapeControl(bundle.systemPrompt)}\n\n`);
 	write(`${RULE} messages · ${bundle.messages.length} ${RULE}\n`);
-	const convert = bundleConverter(bundle, set);
 	const stubs = new Map((meta.virtualized ?? []).map((v) => [v.index, v]));
 	bundle.messages.forEach((message, index) => {
 		const entryId = bundle.entryIds[index];
@@ -64,11 +65,11 @@ export function writeText(
 /** The text rendering as one string (for bundles known to be small). */
 export function formatText(
 	bundle: ContextBundle,
-	set: TemplateSet,
+	convert: (index: number) => LlmMessage | undefined,
 	options: TextOptions = {},
 ): string {
 	const parts: string[] = [];
-	writeText(bundle, set, (t) => parts.push(t), options);
+	writeText(bundle, convert, (t) => parts.push(t), options);
 	return parts.join("");
 }
 

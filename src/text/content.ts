@@ -7,7 +7,7 @@
  * any JSON value: a field that is not what it should be (an object for a
  * text, arguments nested 100,000 deep) is printed as JSON, never thrown on.
  */
-import { jsonText } from "../render/json-writer.js";
+import { jsonText } from "./json-writer.js";
 
 export interface ImageInfo {
 	mimeType: string;

@@ -1,0 +1,51 @@
+/**
+ * Renderings over their template's budget, found in a measured context, and
+ * each as the located build error `build` reports at the budget's line.
+ */
+import type { Diagnostic } from "../errors.js";
+import type { Budget } from "./budget.js";
+import type { ContextSize } from "./measure.js";
+
+/** One rendering over its template's budget. */
+export interface BudgetOverrun {
+	template: string;
+	/** What went over: a section, a part, a message, or the system prompt. */
+	what: string;
+	tokens: number;
+	budget: number;
+}
+
+/** Every rendering of `size` over its template's budget. */
+export function overBudget(size: ContextSize): BudgetOverrun[] {
+	const out: BudgetOverrun[] = [];
+	const check = (template: string, what: string, tokens: number, budget: number | undefined) => {
+		if (budget !== undefined && tokens > budget) out.push({ template, what, tokens, budget });
+	};
+	const system = size.systemPrompt;
+	check("system", "the system prompt", system.tokens, system.budget);
+	for (const s of system.sections) {
+		check(s.template, `section ${s.name}`, s.tokens, s.budget);
+		for (const p of s.parts ?? [])
+			check(p.template, `part ${p.template} of ${s.name}`, p.tokens, p.budget);
+	}
+	for (const m of size.messages) {
+		if (m.template !== undefined) check(m.template, `message ${m.index}`, m.tokens, m.budget);
+	}
+	return out;
+}
+
+/** An overrun as a located build error, at the budget's line. */
+export function budgetDiagnostic(
+	overrun: BudgetOverrun,
+	budget: Budget,
+	fixture: string,
+): Diagnostic {
+	return {
+		severity: "error",
+		code: "over_budget",
+		message: `${overrun.template} is over its budget of ${budget.tokens} tokens: ${overrun.what} of ${fixture} takes ${overrun.tokens} (o200k)`,
+		file: budget.file,
+		line: budget.line,
+		column: budget.column,
+	};
+}
