@@ -8,6 +8,7 @@ export {
 	ContextError,
 	type Diagnostic,
 	type ErrorCode,
+	type ToolCode,
 	formatDiagnostic,
 	isContextError,
 	type Location,
