@@ -8,10 +8,10 @@ export {
 	ContextError,
 	type Diagnostic,
 	type ErrorCode,
-	type ToolCode,
 	formatDiagnostic,
 	isContextError,
 	type Location,
+	type ToolCode,
 } from "./errors.js";
 export { ContextService, convertToLlm, loadContext, TemplateRegistry } from "./library.js";
 export type { AgentMessage, Entry, Header, SessionMetadata } from "./log/schema.js";
