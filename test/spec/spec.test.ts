@@ -166,7 +166,7 @@ const where = (e: { code: string; line?: number | undefined; column?: number | u
 function run(c: Case, file: string, templates: "spec" | "shipped"): void {
 	const bytes = bytesOf(c);
 	writeFileSync(file, bytes);
-	const options = {
+	const options: Record<string, unknown> = {
 		...(templates === "spec" ? { templates: SPEC_TEMPLATES } : {}),
 		...c.options,
 	};
