@@ -5,10 +5,10 @@
  */
 import type { Diagnostic } from "../errors.js";
 import type { Header, SessionMetadata } from "../log/schema.js";
-import type { VirtualizePolicy } from "./stub.js";
 import type { Categorizer } from "./categorizer.js";
 import { neutralize } from "./neutralize.js";
 import type { SummaryComponent, SystemView } from "./schema.js";
+import type { VirtualizePolicy } from "./stub.js";
 import { capSummary, formatSummary, parseSummary, type SummaryCaps } from "./summary.js";
 
 /** Runtime options that override the session's own values. */
