@@ -1,3 +1,11 @@
+/**
+ * Token budgets: a template's front-matter may say how many tokens its
+ * rendering may take (`budget: { tokens: 1200 }`), counted with o200k. For a
+ * section template that is the section with its tags, for any other partial
+ * its own output, for a framing each message it frames, for the skeleton the
+ * whole system prompt. `build` fails at the budget's line when a fixture goes
+ * over; `inspect` shows how much of it is used.
+ */
 import type { TemplateSetSource } from "../templates/compile.js";
 import { parseTemplateFile } from "../templates/front-matter.js";
 
