@@ -174,6 +174,7 @@ export function usageError(message: string, usage: string): ContextError {
 	return new ContextError("usage", message, {}, { usage });
 }
 
+/** Whether `value` is a {@link ContextError} (an expected failure, with a code and a location). */
 export function isContextError(value: unknown): value is ContextError {
 	return value instanceof ContextError;
 }

@@ -33,6 +33,7 @@ import type { SystemView } from "./view/schema.js";
 
 const DEFAULT_MAX_OPEN_SESSIONS = 32;
 
+/** How a service reads: its templates, how many sessions it keeps open, and the reader's limits. */
 export interface ServiceOptions extends OpenLogOptions {
 	/** The templates folder (default: the package's own `templates/`). */
 	templates?: string;
@@ -48,6 +49,7 @@ export interface ServiceOptions extends OpenLogOptions {
 	maxOpenSessions?: number;
 }
 
+/** One load: the branch, the set, virtualization, and the view's inputs (tools, memory, cwd). */
 export interface LoadOptions extends ViewOptions {
 	/** Project the branch ending at this entry id instead of the default leaf. */
 	leaf?: string;
@@ -61,6 +63,7 @@ export interface LoadOptions extends ViewOptions {
 	virtualize?: boolean;
 }
 
+/** What a bundle says of itself: the session, the leaf, the set that rendered it, warnings and stubs. */
 export interface BundleMeta {
 	sessionId: string;
 	file: string;

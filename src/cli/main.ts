@@ -28,7 +28,7 @@ export type Command = (args: string[], io: Io) => Promise<number>;
  * Each command's module, imported only when that command runs: `--help`
  * loads none, and `render` never loads what `build` needs.
  */
-const COMMANDS: Record<string, () => Promise<Command>> = {
+export const COMMANDS: Record<string, () => Promise<Command>> = {
 	render: async () => (await import("./render.js")).renderCommand,
 	build: async () => (await import("./build.js")).buildCommand,
 	serve: async () => (await import("./serve.js")).serveCommand,

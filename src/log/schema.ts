@@ -116,8 +116,10 @@ type Schemas = ReturnType<typeof buildSchemas>;
 
 /** The session header. A missing `cwd` or `timestamp` is repaired to "" (with a warning). */
 export type Header = Zod.infer<Schemas["Header"]> & { cwd: string; timestamp: string };
+/** A message as pi stores it in a `message` entry: user, assistant, tool result, bash execution or custom. */
 export type AgentMessage = Zod.infer<Schemas["AgentMessage"]>;
 export type KnownEntry = Zod.infer<Schemas["KnownEntry"]>;
+/** One line of the log after the header (version 3, after migration), of a known type or kept as unknown. */
 export type Entry = KnownEntry | Zod.infer<Schemas["UnknownEntry"]>;
 export type MessageEntry = Extract<KnownEntry, { type: "message" }>;
 export type CompactionEntry = Extract<KnownEntry, { type: "compaction" }>;
