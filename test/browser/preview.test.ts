@@ -242,7 +242,7 @@ describe.skipIf(!HAVE_CHROMIUM)("a folder of 10,000 sessions", { timeout: 90_000
 		console.log(
 			`10,000 sessions: list and first session shown in ${(performance.now() - start).toFixed(0)} ms`,
 		);
-		expect(await page.textContent("#count")).toContain(`${COUNT} sessions`);
+		expect(await page.textContent("#count")).toContain(`${COUNT.toLocaleString("en-US")} sessions`);
 		const shown = await page.locator("#session-list li").count();
 		expect(shown).toBeGreaterThan(0);
 		expect(shown).toBeLessThan(COUNT / 10);
