@@ -73,6 +73,18 @@ export class SessionCatalog {
 		for (const entry of this.entries) this.byId.set(entry.id, entry);
 	}
 
+	/** Reads the size and date of these sessions again (they were appended to or replaced). */
+	restat(ids: readonly string[]): void {
+		for (const id of ids) {
+			const entry = this.byId.get(id);
+			const stat =
+				entry === undefined ? undefined : lstatSync(entry.file, { throwIfNoEntry: false });
+			if (entry === undefined || stat === undefined) continue;
+			entry.size = stat.size;
+			entry.mtime = stat.mtimeMs;
+		}
+	}
+
 	/** The log with this id, or undefined when the catalogue has none. */
 	get(id: string): SessionEntry | undefined {
 		return this.byId.get(id);

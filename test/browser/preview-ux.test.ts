@@ -6,7 +6,14 @@
  * legend, the session list's orders, and the set picker naming the set
  * "the session's set" is.
  */
-import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	cpSync,
+	mkdirSync,
+	readFileSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -284,6 +291,14 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page's reading aids", { timeout: 60
 		expect((await listed("data-messages")).map(Number)).toEqual([LONG, 2, 2, 1]);
 		expect(await page.textContent("#session-list button[data-id='long.jsonl'] .facts")).toContain(
 			`${LONG} messages`,
+		);
+		// A session that grows moves up the list by size.
+		await sortBy("size", "long.jsonl");
+		appendFileSync(join(folder, "one.jsonl"), jsonl([user("u2", "x1", "y".repeat(200_000))]));
+		await page.waitForFunction(
+			() => document.querySelector("#session-list button")?.getAttribute("data-id") === "one.jsonl",
+			undefined,
+			{ timeout: 10_000 },
 		);
 		await sortBy("name", "blocks.jsonl");
 	});

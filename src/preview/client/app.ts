@@ -306,7 +306,9 @@ function listen(): void {
 			void listSets().then(render);
 		} else {
 			if (change.sessions?.includes(state.session) === true) void render();
-			if (change.listChanged === true) void listSessions(true);
+			// A changed session may move in any order but by name.
+			const moved = state.sort !== "name" && (change.sessions?.length ?? 0) > 0;
+			if (change.listChanged === true || moved) void listSessions(true);
 		}
 	});
 }
