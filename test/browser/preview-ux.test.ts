@@ -105,6 +105,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page's reading aids", { timeout: 60
 	});
 
 	const open = async (session: string, set = "") => {
+		await page.goto("about:blank"); // a fresh page: never the previous rendering taken for this one
 		await page.goto(`${preview.url}#session=${encodeURIComponent(session)}&set=${set}`);
 		await page.waitForSelector(`body[data-session='${session}'][data-state='ok']`);
 	};
