@@ -177,6 +177,15 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 		const broken = brokenTemplate(goodTools);
 		writeFileSync(tools, broken.text);
 		await page.waitForSelector("body[data-state='failed-templates']", { timeout: 10_000 });
+		// A watcher may see the file half written (empty) first: wait for the whole file's error.
+		await page.waitForFunction(
+			(line) =>
+				document
+					.querySelector(".failure .diagnostic .where")
+					?.textContent?.includes(`tools.hbs:${line}:`),
+			broken.line,
+			{ timeout: 10_000 },
+		);
 		const where = await page.textContent(".failure .diagnostic .where");
 		expect(where).toMatch(new RegExp(`templates/${NEWEST}/tools\\.hbs:${broken.line}:\\d+$`));
 		expect(await page.textContent(".failure .diagnostic pre")).toContain(`{{${MISSING_FIELD}}}`);

@@ -149,16 +149,24 @@ function labelSessionSet(): void {
 
 // ---- rendering ------------------------------------------------------------
 
+/** The session and set last asked for (a re-rendering of them is not a loading). */
+let shown = "";
+
 async function render(): Promise<void> {
 	if (state.session === "") return;
 	const request = ++state.request;
-	// Another session: the one shown is no longer current until the new one arrives.
-	if (document.body.dataset.session !== state.session) {
+	// Another session or set: the one shown is no longer current until the new one arrives.
+	const asked = `${state.session}\n${state.set}`;
+	if (shown !== asked) {
+		if (document.body.dataset.session !== state.session) {
+			state.sessionSet = null;
+			labelSessionSet();
+		}
+		shown = asked;
 		document.body.dataset.state = "loading";
 		document.body.dataset.session = state.session;
-		$("loading").textContent = `Loading ${state.session}…`;
-		state.sessionSet = null;
-		labelSessionSet();
+		$("loading").textContent =
+			`Loading ${state.session}${state.set === "" ? "" : ` with set ${state.set}`}…`;
 	}
 	const params = new URLSearchParams({ session: state.session, set: state.set });
 	let view: ViewPayload;
