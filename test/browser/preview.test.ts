@@ -6,7 +6,7 @@
  * of 10,000 sessions listed a page at a time. Screenshots go to
  * `test/browser/out/`; `UPDATE_SCREENSHOT=1` also rewrites `docs/preview.png`.
  */
-import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -241,7 +241,8 @@ describe.skipIf(!HAVE_CHROMIUM)("a folder of 10,000 sessions", { timeout: 90_000
 	afterAll(async () => {
 		await browser?.close();
 		await preview?.stop();
-	});
+		rmSync(folder, { recursive: true, force: true }); // 10,000 files: longer than the default hook time
+	}, 90_000);
 
 	it("lists them a page at a time, filters, and renders the one chosen", async () => {
 		const page = await browser.newPage();
