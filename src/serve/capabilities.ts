@@ -23,26 +23,27 @@ export interface Capabilities {
 	defaultTemplateVersion: string | null;
 }
 
-let packageVersion: string | undefined;
+let packageInfo: { name: string; version: string } | undefined;
 
-/** The package's name and version, read once. */
-function packageInfo(): { name: string; version: string } {
+/** The package's name and version (package.json), read once. */
+function ownPackage(): { name: string; version: string } {
+	if (packageInfo !== undefined) return packageInfo;
 	const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
 		name?: unknown;
 		version?: unknown;
 	};
-	packageVersion ??= typeof pkg.version === "string" ? pkg.version : "unknown";
-	return {
+	packageInfo = {
 		name: typeof pkg.name === "string" ? pkg.name : "theway-context",
-		version: packageVersion,
+		version: typeof pkg.version === "string" ? pkg.version : "unknown",
 	};
+	return packageInfo;
 }
 
 /** What this sidecar offers, with the sets of `registry`. */
 export function capabilities(registry: TemplateRegistry): Capabilities {
 	const versions = registry.versions();
 	return {
-		...packageInfo(),
+		...ownPackage(),
 		protocol: PROTOCOL_VERSION,
 		methods: Object.fromEntries(
 			Object.entries(METHODS).map(([name, spec]) => [
