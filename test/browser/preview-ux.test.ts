@@ -209,6 +209,12 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page's reading aids", { timeout: 60
 			return r !== undefined && r.top >= 0 && r.top < 200;
 		});
 		expect(await inView("#message-450")).toBe(true);
+		// Its header is not hidden under the bars that stay at the top.
+		const [top, bars] = await page.evaluate(() => [
+			document.getElementById("message-450")?.getBoundingClientRect().top ?? -1,
+			document.querySelector(".find")?.getBoundingClientRect().bottom ?? 0,
+		]);
+		expect(top).toBeGreaterThanOrEqual((bars as number) - 1);
 		await page.fill("#jump-to", String(LONG));
 		await page.press("#jump-to", "Enter");
 		expect(await page.textContent("#jump-note")).toBe(`no message #${LONG} (0 to ${LONG - 1})`);
