@@ -55,7 +55,7 @@ export const previewCommand = defineCommand(
 		});
 		io.stdout(`${server.url}\n`);
 		io.stdout(
-			`theway-context preview: ${server.catalog.size} session(s) from ${server.catalog.label}, template sets from ${server.workspace.show(server.workspace.templates)}/; Ctrl-C stops\n`,
+			`theway-context preview: ${server.catalog.size} ${server.catalog.size === 1 ? "session" : "sessions"} from ${server.catalog.label}, template sets from ${server.workspace.show(server.workspace.templates)}/; Ctrl-C stops\n`,
 		);
 		if (values.open === true) {
 			const opener = openBrowser(server.url);

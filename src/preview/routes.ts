@@ -4,7 +4,12 @@
  * catalogue's ids.
  */
 import { INDEX_HTML, STYLE_CSS } from "./page.js";
-import type { SessionsPayload, SetsPayload } from "./protocol.js";
+import {
+	SESSION_SORTS,
+	type SessionSort,
+	type SessionsPayload,
+	type SetsPayload,
+} from "./protocol.js";
 import { renderView } from "./render.js";
 import type { SessionCatalog } from "./sessions.js";
 import type { Workspace } from "./workspace.js";
@@ -53,7 +58,7 @@ export function route(url: URL, { catalog, workspace, scripts }: RouteContext): 
 			const offset = clampInt(query("offset"), 0, Number.MAX_SAFE_INTEGER, 0);
 			const limit = clampInt(query("limit"), 1, MAX_PAGE, 100);
 			return json(200, {
-				...catalog.page(offset, limit, query("q")),
+				...catalog.page(offset, limit, query("q"), sortOf(query("sort"))),
 				source: catalog.single ? catalog.label : workspace.show(catalog.target),
 			} satisfies SessionsPayload);
 		}
@@ -82,6 +87,11 @@ function ok(type: string, body: string): Answer {
 
 function json(status: number, value: unknown): Answer {
 	return { status, type: "application/json", body: JSON.stringify(value) };
+}
+
+/** The sort asked for; name when none or an unknown one is. */
+function sortOf(value: string): SessionSort {
+	return (SESSION_SORTS as readonly string[]).includes(value) ? (value as SessionSort) : "name";
 }
 
 function clampInt(value: string, min: number, max: number, fallback: number): number {

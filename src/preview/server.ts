@@ -85,6 +85,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 			const added = !catalog.single && paths.some((p) => existsSync(p) !== listed(p));
 			if (added) catalog.rescan();
 			const ids = paths.filter(listed).map((p) => idOf(catalog, p));
+			catalog.restat(ids);
 			if (ids.length > 0 || added) {
 				hub.broadcast({
 					generation: workspace.generation,
