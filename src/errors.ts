@@ -35,6 +35,7 @@ export type ErrorCode =
 	| "bad_front_matter"
 	| "bad_template"
 	| "bad_categories"
+	| "bad_prices"
 	| "section_order"
 	| "unknown_template_version"
 	| "template_type"
