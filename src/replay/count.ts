@@ -37,9 +37,10 @@ interface Counts {
 interface Previous {
 	systemPrompt: string;
 	entryIds: readonly string[];
+	length: number;
 	stubbed: ReadonlySet<number>;
-	/** Tokens of each message as sent, index for index. */
-	tokens: readonly number[];
+	sent: number;
+	whole: number;
 }
 
 /** Counts the calls of one session under one set, in order. */
@@ -60,31 +61,44 @@ export class CallCounter {
 			this.prompt = { text: call.systemPrompt, tokens: this.tokenizer.count(call.systemPrompt) };
 		}
 		const system = this.prompt.tokens;
-		const stubbed = new Set(call.virtualized.map((v) => v.index));
-		const tokens: number[] = new Array(call.messages.length);
 		const before = this.previous;
-		let shared = before !== undefined && before.systemPrompt === call.systemPrompt;
-		let cached = shared ? system : 0;
+		const sameSystem = before !== undefined && before.systemPrompt === call.systemPrompt;
+		let cached = sameSystem ? system : 0;
 		let sent = system;
 		let whole = system;
-		call.messages.forEach((message, i) => {
+		let from = 0;
+		if (before !== undefined && call.grown > 0 && call.grown === before.length) {
+			// The branch only grew: the previous context is this one's start, unchanged.
+			from = call.grown;
+			sent = before.sent;
+			whole = before.whole;
+			if (sameSystem) cached = before.sent;
+		}
+		let shared = sameSystem && from === 0;
+		for (let i = from; i < call.length; i++) {
 			const entryId = call.entryIds[i] ?? "";
-			const stub = stubbed.has(i);
-			const counts = this.counts(message, entryId, stub);
+			const stub = call.stubbed.has(i);
+			const counts = this.counts(call.messages[i] as ContextMessage, entryId, stub);
 			const n = stub ? counts.sent : counts.whole;
-			tokens[i] = n;
 			sent += n;
 			whole += counts.whole;
 			if (shared) {
 				shared =
 					before !== undefined &&
+					i < before.length &&
 					before.entryIds[i] === entryId &&
-					before.stubbed.has(i) === stub &&
-					before.tokens[i] === n;
+					before.stubbed.has(i) === stub;
 				if (shared) cached += n;
 			}
-		});
-		this.previous = { systemPrompt: call.systemPrompt, entryIds: call.entryIds, stubbed, tokens };
+		}
+		this.previous = {
+			systemPrompt: call.systemPrompt,
+			entryIds: call.entryIds,
+			length: call.length,
+			stubbed: call.stubbed,
+			sent,
+			whole,
+		};
 		return {
 			contextTokens: sent,
 			cachedTokens: cached,

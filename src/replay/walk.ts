@@ -12,19 +12,20 @@ import type { Diagnostic } from "../errors.js";
 import { Kind } from "../log/kinds.js";
 import { OpenLog } from "../log/open-log.js";
 import type { Header } from "../log/schema.js";
-import {
-	type VirtualizedResult,
-	type VirtualizeMemo,
-	virtualizeMessages,
-} from "../render/stubs.js";
+import { type VirtualizedResult, virtualizeMessages } from "../render/stubs.js";
 import { renderSystemPrompt } from "../render/system-prompt.js";
+import { freezeMessage } from "../session/freeze.js";
 import type { ContextMessage } from "../session/messages.js";
 import { projectBranch } from "../session/project.js";
 import { NONE, SessionTree } from "../session/tree.js";
 import type { TemplateSet } from "../templates/set.js";
 import { deriveSummary, deriveSystemView } from "../view/derive.js";
 
-/** One model call: the assistant message that answered, and the context it was asked with. */
+/**
+ * One model call: the assistant message that answered, and the context it
+ * was asked with. The arrays are shared from one call to the next and only
+ * grow while the branch does: this call's context is their first `length`.
+ */
 export interface CallContext {
 	/** 0-based, in branch order. */
 	index: number;
@@ -37,9 +38,35 @@ export interface CallContext {
 	systemPrompt: string;
 	messages: readonly ContextMessage[];
 	entryIds: readonly string[];
-	/** The tool results that reach the model as stubs. */
-	virtualized: readonly VirtualizedResult[];
+	length: number;
+	/** The indices (below `length`) of the tool results that reach the model as stubs. */
+	stubbed: ReadonlySet<number>;
+	/**
+	 * How many leading messages are the previous call's whole context, the
+	 * same objects (the branch only grew since); 0 when the context was
+	 * projected afresh (then compare to find the shared prefix).
+	 */
+	grown: number;
 }
+
+/** The projected context a call leaves for the next one to grow from. */
+interface Context {
+	leaf: number;
+	compaction: number;
+	collapse: number;
+	messages: ContextMessage[];
+	entryIds: string[];
+	listed: VirtualizedResult[];
+	stubbed: Set<number>;
+}
+
+/** The kinds of entries that put a message in the context. */
+const PRODUCES_MESSAGE = new Set<number>([
+	Kind.Message,
+	Kind.BranchSummary,
+	Kind.CustomMessage,
+	Kind.CompactContext,
+]);
 
 /** A session log read once, to be walked call by call under one or more sets. */
 export class SessionWalk {
@@ -91,20 +118,26 @@ export class SessionWalk {
 		return this.answers.length;
 	}
 
-	/** Each call's context under `set`, in order. */
+	/**
+	 * Each call's context under `set`, in order. A branch that only grew
+	 * since the previous call (no compaction, collapse, summary or custom
+	 * message on the way) is extended by the new messages, decided for
+	 * virtualization alone; anything else is projected afresh, as a load does.
+	 */
 	*walk(set: TemplateSet): Generator<CallContext> {
 		const tree = this.log.sink;
-		const header = this.log.header;
-		const systemPrompt = renderSystemPrompt(set, deriveSystemView(header, tree.metadata, set));
-		const frame = (summary: string) => deriveSummary(summary, set.caps, set.markers).text;
-		let memo: VirtualizeMemo | undefined;
+		const systemPrompt = renderSystemPrompt(
+			set,
+			deriveSystemView(this.log.header, tree.metadata, set),
+		);
+		let context: Context | undefined;
 		let index = 0;
 		for (const at of this.answers) {
 			const parent = tree.parent(at);
-			const projection = projectBranch(tree, header, frame, tree.idAt(parent));
-			for (const d of projection.diagnostics) this.projected.set(`${d.code}:${d.line}`, d);
-			const virtualized = virtualizeMessages(projection.messages, projection.entryIds, set, memo);
-			memo = { fingerprint: set.fingerprint, messages: projection.messages, listed: virtualized };
+			const before = context?.messages.length ?? 0;
+			const grown = context !== undefined && this.grow(context, parent, set);
+			if (!grown) context = this.project(parent, set, context);
+			const c = context as Context;
 			const answer = (tree.entry(at) as { message?: unknown }).message as Record<string, unknown>;
 			yield {
 				index: index++,
@@ -112,11 +145,74 @@ export class SessionWalk {
 				parentId: tree.idAt(parent),
 				answer,
 				systemPrompt,
-				messages: projection.messages,
-				entryIds: projection.entryIds,
-				virtualized,
+				messages: c.messages,
+				entryIds: c.entryIds,
+				length: c.messages.length,
+				stubbed: c.stubbed,
+				grown: grown ? before : 0,
 			};
 		}
+	}
+
+	/** The context of the branch ending at `leaf`, projected as a load does. */
+	private project(leaf: number, set: TemplateSet, previous: Context | undefined): Context {
+		const tree = this.log.sink;
+		const frame = (summary: string) => deriveSummary(summary, set.caps, set.markers).text;
+		const projection = projectBranch(tree, this.log.header, frame, tree.idAt(leaf));
+		for (const d of projection.diagnostics) this.projected.set(`${d.code}:${d.line}`, d);
+		const memo =
+			previous === undefined
+				? undefined
+				: { fingerprint: set.fingerprint, messages: previous.messages, listed: previous.listed };
+		const listed = virtualizeMessages(projection.messages, projection.entryIds, set, memo);
+		return {
+			leaf,
+			compaction: tree.latestCompaction(leaf),
+			collapse: tree.latestCollapse(leaf),
+			messages: projection.messages,
+			entryIds: projection.entryIds,
+			listed,
+			stubbed: new Set(listed.map((v) => v.index)),
+		};
+	}
+
+	/**
+	 * Extends `context` to end at `leaf` when the branch only grew by plain
+	 * messages since its leaf; false (and `context` untouched) otherwise.
+	 */
+	private grow(context: Context, leaf: number, set: TemplateSet): boolean {
+		const tree = this.log.sink;
+		if (tree.latestCompaction(leaf) !== context.compaction) return false;
+		if (tree.latestCollapse(leaf) !== context.collapse) return false;
+		const segment: number[] = [];
+		let x = leaf;
+		const depth = tree.depth(context.leaf);
+		for (; x !== context.leaf && x !== NONE && tree.depth(x) > depth; x = tree.parent(x)) {
+			const kind = tree.kind(x);
+			if (kind === Kind.Message) segment.push(x);
+			else if (PRODUCES_MESSAGE.has(kind)) return false;
+		}
+		if (x !== context.leaf) return false;
+		segment.reverse();
+		if (tree.entries.everLetGo) tree.entries.materialize(segment);
+		const start = context.messages.length;
+		for (const i of segment) {
+			const message = (tree.entry(i) as { message?: unknown }).message as ContextMessage;
+			context.messages.push(freezeMessage(message));
+			context.entryIds.push(tree.idAt(i));
+		}
+		const added = virtualizeMessages(
+			context.messages.slice(start),
+			context.entryIds.slice(start),
+			set,
+		);
+		for (const v of added) {
+			const listing = Object.freeze({ ...v, index: v.index + start });
+			context.listed.push(listing);
+			context.stubbed.add(listing.index);
+		}
+		context.leaf = leaf;
+		return true;
 	}
 }
 
