@@ -6,6 +6,7 @@
 import { INDEX_HTML, STYLE_CSS } from "./page.js";
 import type { SessionsPayload, SetsPayload } from "./protocol.js";
 import { renderView } from "./render.js";
+import { replayView } from "./replay-view.js";
 import type { SessionCatalog } from "./sessions.js";
 import type { Workspace } from "./workspace.js";
 
@@ -13,7 +14,7 @@ import type { Workspace } from "./workspace.js";
 const MAX_PAGE = 500;
 
 /** The page's script modules (`app.js` imports the others). */
-export const CLIENT_MODULES = ["app.js", "draw.js", "dom.js"] as const;
+export const CLIENT_MODULES = ["app.js", "draw.js", "dom.js", "replay.js"] as const;
 
 /** A complete answer: a status and a body. */
 export interface Answer {
@@ -61,6 +62,8 @@ export function route(url: URL, { catalog, workspace, scripts }: RouteContext): 
 			const view = renderView(workspace, catalog, query("session"), query("set"));
 			return json(!view.ok && view.kind === "request" ? 404 : 200, view);
 		}
+		case "/api/replay":
+			return json(200, replayView(workspace, catalog, query("session"), query("set")));
 		default: {
 			const script = scripts.get(url.pathname);
 			if (script !== undefined) return ok("text/javascript", script);

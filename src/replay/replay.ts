@@ -77,8 +77,11 @@ export class Replayer {
 		private readonly sides: { side: ReplaySide; vs?: ReplaySide },
 		private readonly tokenizer: Tokenizer,
 		private readonly prices: PriceTable,
-		private readonly options: { strict?: boolean } = {},
-	) {}
+		private readonly options: { strict?: boolean; registry?: TemplateRegistry } = {},
+	) {
+		// A caller's registry (the preview's working copy of the sets) serves its own folder.
+		if (options.registry !== undefined) this.registries.set(options.registry.dir, options.registry);
+	}
 
 	/** The replay of one session; a failure to read or render it is its `error`. */
 	replay(file: string): SessionReplay {
