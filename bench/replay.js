@@ -38,7 +38,8 @@ function largestPiLog() {
 
 const tokenizer = loadTokenizerSync("o200k");
 const prices = readPrices();
-const replayer = () => new Replayer({ side: { templates: DEFAULT_TEMPLATES_DIR } }, tokenizer, prices);
+const replayer = () =>
+	new Replayer({ side: { templates: DEFAULT_TEMPLATES_DIR } }, tokenizer, prices);
 
 /** A generated linear log with at least {@link CALLS} model calls. */
 function generated() {
@@ -81,7 +82,15 @@ rows.push(bench(gen.name, gen.path));
 console.log("\nreplay vs one full load, tokens counted (o200k; median of 7, paired ratio)");
 console.log(
 	table(
-		["log", "calls", "context tokens over all calls", "load + count", "replay", "ratio", `target ≤ ${TARGET}×`],
+		[
+			"log",
+			"calls",
+			"context tokens over all calls",
+			"load + count",
+			"replay",
+			"ratio",
+			`target ≤ ${TARGET}×`,
+		],
 		rows.map((r) => [
 			r.name,
 			String(r.calls),

@@ -11,7 +11,6 @@ export const INDEX_HTML: string = `<!doctype html>
 <title>theway-context preview</title>
 <link rel="stylesheet" href="/style.css">
 <script type="module" src="/app.js"></script>
-<script type="module" src="/replay.js"></script>
 </head>
 <body data-state="loading">
 <header class="top">

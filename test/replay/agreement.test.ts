@@ -53,7 +53,7 @@ describe("replay agrees with inspect at every call", () => {
 		for (const version of registry.versions()) checkAgainstInspect(file, version);
 	});
 
-	it("agrees on a log with calls under every set", () => {
+	it("agrees under the set each session pins", () => {
 		const total = LOGS.reduce((n, f) => n + checkAgainstInspect(f), 0);
 		expect(total).toBeGreaterThan(10);
 	});

@@ -8,6 +8,7 @@
 import type { ChangeEvent, SessionsPayload, SetsPayload, ViewPayload } from "../protocol.js";
 import { $, el } from "./dom.js";
 import { drawFailure, drawView } from "./draw.js";
+import "./replay.js"; // the replay view, which follows what this page shows
 
 const PAGE_SIZE = 100;
 
