@@ -15,6 +15,7 @@ const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${int(Math.a
 const dollars = (n: number | null) => (n === null ? "unknown" : `$${n.toFixed(n < 1 ? 4 : 2)}`);
 const signedDollars = (n: number | null) =>
 	n === null ? "unknown" : `${n > 0 ? "+" : n < 0 ? "−" : "±"}${dollars(Math.abs(n))}`;
+const plural = (n: number, word: string) => `${int(n)} ${word}${n === 1 ? "" : "s"}`;
 const percent = (part: number, whole: number) =>
 	whole === 0 ? "0%" : `${((100 * part) / whole).toFixed(0)}%`;
 
@@ -23,7 +24,9 @@ export function formatSession(r: SessionReplay, color: boolean): string {
 	const c = paint(color);
 	const file = escapeControl(r.file).replace(/\n/g, "\\n");
 	if (r.error !== undefined) return `${c.red(`✗ ${file}: ${escapeControl(r.error)}`)}\n`;
-	const lines = [c.bold(`═══ ${file} · set ${escapeControl(r.set)} · ${r.total.calls} calls`)];
+	const lines = [
+		c.bold(`═══ ${file} · set ${escapeControl(r.set)} · ${plural(r.total.calls, "call")}`),
+	];
 	lines.push(`  ${totalText(r.total)}`);
 	lines.push(`  recorded fit: ${fitText(r.recordedFit)}`);
 	if (r.vs !== undefined) {
@@ -55,8 +58,8 @@ export function formatSummary(
 	color: boolean,
 ): string {
 	const lines = [
-		`${summary.sessions} session${summary.sessions === 1 ? "" : "s"}${summary.failed > 0 ? ` (${summary.failed} failed)` : ""}, ${int(summary.calls)} calls: context ${int(summary.contextTokens)} tokens, cached ${int(summary.cachedTokens)} (${percent(summary.cachedTokens, summary.contextTokens)}), new ${int(summary.newTokens)}, output ${int(summary.outputTokens)}`,
-		`cost: ${dollars(summary.cost)}${summary.cost !== null && summary.costedSessions < summary.sessions - summary.failed ? ` (over the ${summary.costedSessions} sessions whose every call is priced)` : ""}`,
+		`${plural(summary.sessions, "session")}${summary.failed > 0 ? ` (${summary.failed} failed)` : ""}, ${plural(summary.calls, "call")}: context ${int(summary.contextTokens)} tokens, cached ${int(summary.cachedTokens)} (${percent(summary.cachedTokens, summary.contextTokens)}), new ${int(summary.newTokens)}, output ${int(summary.outputTokens)}`,
+		`cost: ${dollars(summary.cost)}${summary.cost !== null && summary.costedSessions < summary.sessions - summary.failed ? ` (over the ${plural(summary.costedSessions, "session")} whose every call is priced)` : ""}`,
 	];
 	for (const [provider, fit] of Object.entries(summary.recordedFit)) {
 		lines.push(`recorded fit, ${escapeControl(provider)}: ${fitText(fit)}`);
