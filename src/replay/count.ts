@@ -11,7 +11,7 @@
 import { contentOf } from "../measure/content.js";
 import type { Tokenizer } from "../measure/tokenizer.js";
 import { convertMessage } from "../render/convert.js";
-import { stubAt } from "../render/stubs.js";
+import { stubsOf, type VirtualizedResult } from "../render/stubs.js";
 import type { ContextMessage } from "../session/messages.js";
 import type { TemplateSet } from "../templates/set.js";
 import type { CallContext } from "./walk.js";
@@ -38,7 +38,7 @@ interface Previous {
 	systemPrompt: string;
 	entryIds: readonly string[];
 	length: number;
-	stubbed: ReadonlySet<number>;
+	stubbed: ReadonlyMap<number, VirtualizedResult>;
 	sent: number;
 	whole: number;
 }
@@ -77,8 +77,9 @@ export class CallCounter {
 		let shared = sameSystem && from === 0;
 		for (let i = from; i < call.length; i++) {
 			const entryId = call.entryIds[i] ?? "";
-			const stub = call.stubbed.has(i);
-			const counts = this.counts(call.messages[i] as ContextMessage, entryId, stub);
+			const listing = call.stubbed.get(i);
+			const stub = listing !== undefined;
+			const counts = this.counts(call.messages[i] as ContextMessage, entryId, listing);
 			const n = stub ? counts.sent : counts.whole;
 			sent += n;
 			whole += counts.whole;
@@ -107,14 +108,25 @@ export class CallCounter {
 		};
 	}
 
-	private counts(message: ContextMessage, entryId: string, stub: boolean): Counts {
+	private counts(
+		message: ContextMessage,
+		entryId: string,
+		listing: VirtualizedResult | undefined,
+	): Counts {
+		const stub = listing !== undefined;
 		const own = this.byObject.get(message) ?? this.byEntry.get(entryId);
 		if (own !== undefined && (!stub || own.sent >= 0)) return own;
 		const llm = convertMessage(message, this.set);
 		const wholeTokens = own?.whole ?? (llm === undefined ? 0 : this.text(llm.content));
 		let sent = -1; // not asked yet
-		if (stub) {
-			const stubMessage = stubAt(message, entryId, this.set);
+		if (listing !== undefined) {
+			// The stub as a bundle listing it converts it: the one way a stub is made.
+			const one = {
+				messages: [message],
+				entryIds: [entryId],
+				meta: { virtualized: [{ ...listing, index: 0 }] },
+			};
+			const stubMessage = stubsOf(one, this.set)(0);
 			sent = stubMessage === undefined ? wholeTokens : this.text(stubMessage.content);
 		}
 		const counts = { sent, whole: wholeTokens };

@@ -39,8 +39,8 @@ export interface CallContext {
 	messages: readonly ContextMessage[];
 	entryIds: readonly string[];
 	length: number;
-	/** The indices (below `length`) of the tool results that reach the model as stubs. */
-	stubbed: ReadonlySet<number>;
+	/** The tool results (below `length`) that reach the model as stubs, by index. */
+	stubbed: ReadonlyMap<number, VirtualizedResult>;
 	/**
 	 * How many leading messages are the previous call's whole context, the
 	 * same objects (the branch only grew since); 0 when the context was
@@ -57,7 +57,7 @@ interface Context {
 	messages: ContextMessage[];
 	entryIds: string[];
 	listed: VirtualizedResult[];
-	stubbed: Set<number>;
+	stubbed: Map<number, VirtualizedResult>;
 }
 
 /** The kinds of entries that put a message in the context. */
@@ -172,7 +172,7 @@ export class SessionWalk {
 			messages: projection.messages,
 			entryIds: projection.entryIds,
 			listed,
-			stubbed: new Set(listed.map((v) => v.index)),
+			stubbed: new Map(listed.map((v) => [v.index, v])),
 		};
 	}
 
@@ -209,7 +209,7 @@ export class SessionWalk {
 		for (const v of added) {
 			const listing = Object.freeze({ ...v, index: v.index + start });
 			context.listed.push(listing);
-			context.stubbed.add(listing.index);
+			context.stubbed.set(listing.index, listing);
 		}
 		context.leaf = leaf;
 		return true;
