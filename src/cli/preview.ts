@@ -5,6 +5,7 @@ import { delimiter, join, resolve } from "node:path";
 import { usageError } from "../errors.js";
 import { TOKENIZER_NAMES } from "../measure/tokenizer.js";
 import { startPreview } from "../preview/server.js";
+import { replayBars } from "../replay/bars.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { choiceOption, defineCommand, HELP_OPTION, templatesOption } from "./io.js";
 
@@ -52,6 +53,7 @@ export const previewCommand = defineCommand(
 			templates: templatesOption(values.templates, io).templates ?? DEFAULT_TEMPLATES_DIR,
 			port,
 			cwd: io.cwd,
+			replay: replayBars,
 		});
 		io.stdout(`${server.url}\n`);
 		io.stdout(

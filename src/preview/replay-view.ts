@@ -1,13 +1,13 @@
 /**
  * The preview's replay view, server side: the selected session's model
- * calls replayed with the selected set (`replay`'s numbers), shaped for the
- * page's chart: per call the cached, new and output tokens, and the prompt
- * the provider recorded when the log has it. Served as `/api/replay`.
+ * calls replayed with the selected set, shaped for the page's chart (per
+ * call the cached, new and output tokens, and the prompt the provider
+ * recorded when the log has it). Served as `/api/replay`. The replaying
+ * itself is handed in by whoever starts the server (the command line
+ * passes `replay`'s), so this tool depends on no other.
  */
-
-import { recordedPrompt } from "../replay/fit.js";
-import { readPrices } from "../replay/prices.js";
-import { Replayer } from "../replay/replay.js";
+import type { Tokenizer } from "../measure/tokenizer.js";
+import type { TemplateRegistry } from "../templates/registry.js";
 import type { SessionCatalog } from "./sessions.js";
 import type { Workspace } from "./workspace.js";
 
@@ -33,46 +33,29 @@ export type ReplayPayload =
 	  }
 	| { ok: false; error: string };
 
-/** The replay of session `sessionId` with set `setId` (`""`: the one it pins). */
+/** What replays a session for the page: its log, the set (`""`: its own), the sets' registry, the tokenizer. */
+export type ReplaySource = (request: {
+	file: string;
+	setId: string;
+	registry: TemplateRegistry;
+	tokenizer: Tokenizer;
+}) => ReplayPayload;
+
+/** The replay of session `sessionId` with set `setId`, by `source` (none: the view is not available). */
 export function replayView(
 	workspace: Workspace,
 	catalog: SessionCatalog,
 	sessionId: string,
 	setId: string,
+	source: ReplaySource | undefined,
 ): ReplayPayload {
+	if (source === undefined) return { ok: false, error: "this server was started without replay" };
 	const entry = catalog.get(sessionId);
 	if (entry === undefined) return { ok: false, error: "no session with this id" };
-	const registry = workspace.current.registry;
-	const side =
-		setId === "" ? { templates: registry.dir } : { templates: registry.dir, version: setId };
-	let replayed: ReturnType<Replayer["replay"]>;
-	try {
-		replayed = new Replayer({ side }, workspace.tokenizer, readPrices(), { registry }).replay(
-			entry.file,
-		);
-	} catch (error) {
-		return { ok: false, error: (error as Error).message };
-	}
-	if (replayed.error !== undefined) return { ok: false, error: replayed.error };
-	const { total } = replayed;
-	return {
-		ok: true,
-		set: replayed.set,
-		calls: replayed.calls.map((c) => ({
-			index: c.index,
-			entryId: c.entryId,
-			model: c.model,
-			cached: c.cachedTokens,
-			fresh: c.newTokens,
-			output: c.outputTokens,
-			recorded: recordedPrompt(c.recorded),
-		})),
-		total: {
-			calls: total.calls,
-			contextTokens: total.contextTokens,
-			cachedTokens: total.cachedTokens,
-			newTokens: total.newTokens,
-		},
-		fit: replayed.recordedFit,
-	};
+	return source({
+		file: entry.file,
+		setId,
+		registry: workspace.current.registry,
+		tokenizer: workspace.tokenizer,
+	});
 }

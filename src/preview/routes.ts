@@ -6,7 +6,7 @@
 import { INDEX_HTML, STYLE_CSS } from "./page.js";
 import type { SessionsPayload, SetsPayload } from "./protocol.js";
 import { renderView } from "./render.js";
-import { replayView } from "./replay-view.js";
+import { type ReplaySource, replayView } from "./replay-view.js";
 import type { SessionCatalog } from "./sessions.js";
 import type { Workspace } from "./workspace.js";
 
@@ -31,10 +31,12 @@ export interface RouteContext {
 	workspace: Workspace;
 	/** The page's script modules by path (`/app.js`…), as built. */
 	scripts: ReadonlyMap<string, string>;
+	/** What replays a session for the replay view (none: the view says it is not available). */
+	replay?: ReplaySource;
 }
 
 /** The answer to a GET of `url`. */
-export function route(url: URL, { catalog, workspace, scripts }: RouteContext): Reply {
+export function route(url: URL, { catalog, workspace, scripts, replay }: RouteContext): Reply {
 	const query = (name: string) => url.searchParams.get(name) ?? "";
 	switch (url.pathname) {
 		case "/":
@@ -63,7 +65,7 @@ export function route(url: URL, { catalog, workspace, scripts }: RouteContext): 
 			return json(!view.ok && view.kind === "request" ? 404 : 200, view);
 		}
 		case "/api/replay":
-			return json(200, replayView(workspace, catalog, query("session"), query("set")));
+			return json(200, replayView(workspace, catalog, query("session"), query("set"), replay));
 		default: {
 			const script = scripts.get(url.pathname);
 			if (script !== undefined) return ok("text/javascript", script);
