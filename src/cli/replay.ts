@@ -22,6 +22,7 @@ import {
 	templatesOption,
 } from "./io.js";
 
+/** `replay --help`. */
 export const REPLAY_USAGE = `Usage: theway-context replay <session.jsonl|DIR>... [options]
 
 Replays every model call of a session (each assistant message on the active
@@ -70,6 +71,7 @@ const OPTIONS = {
 	...HELP_OPTION,
 } as const;
 
+/** The `replay` command. */
 export const replayCommand = defineCommand(
 	OPTIONS,
 	REPLAY_USAGE,

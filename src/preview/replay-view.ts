@@ -23,6 +23,7 @@ export interface ReplayBar {
 	recorded: number | null;
 }
 
+/** What `/api/replay` answers: the chart's data, or why there is none. */
 export type ReplayPayload =
 	| {
 			ok: true;

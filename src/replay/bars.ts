@@ -11,6 +11,7 @@ import { type Fit, recordedPrompt } from "./fit.js";
 import { type PriceTable, readPrices } from "./prices.js";
 import { Replayer } from "./replay.js";
 
+/** The chart's data, or why the session could not be replayed. */
 export type ReplayBars =
 	| {
 			ok: true;

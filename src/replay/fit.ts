@@ -15,6 +15,7 @@ export interface Recorded {
 	output: number | null;
 }
 
+/** How the growths of our context and of the recorded prompt agree. */
 export interface Fit {
 	/** Pairs of consecutive calls compared. */
 	calls: number;

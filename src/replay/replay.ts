@@ -35,6 +35,7 @@ export interface ReplayCall {
 	cost: number | null;
 }
 
+/** A list of calls summed. */
 export interface ReplayTotal {
 	calls: number;
 	contextTokens: number;
@@ -53,6 +54,7 @@ export interface ReplayChange {
 	cost: number | null;
 }
 
+/** One session replayed, as the report lists it (`notes` aside). */
 export interface SessionReplay {
 	file: string;
 	set: string;

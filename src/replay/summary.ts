@@ -7,6 +7,7 @@
 import { type Fit, fitOf } from "./fit.js";
 import type { ReplayChange, SessionReplay } from "./replay.js";
 
+/** The report's `summary`. */
 export interface ReplaySummary {
 	sessions: number;
 	failed: number;

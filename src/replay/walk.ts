@@ -86,6 +86,7 @@ export class SessionWalk {
 		this.answers = assistantsOnBranch(this.log.sink);
 	}
 
+	/** The log's header. */
 	get header(): Header {
 		return this.log.header;
 	}
@@ -106,11 +107,12 @@ export class SessionWalk {
 
 	/** The warnings of the read and of the projections so far, each once, in line order. */
 	diagnostics(): Diagnostic[] {
+		const line = (d: Diagnostic) => d.line ?? Number.POSITIVE_INFINITY;
 		return [
 			...this.log.diagnostics(),
 			...this.log.sink.diagnostics.list(),
 			...this.projected.values(),
-		];
+		].sort((a, b) => line(a) - line(b) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 	}
 
 	/** How many model calls the branch holds. */
