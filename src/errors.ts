@@ -76,6 +76,7 @@ export const TOOL_CODES = [
 	"over_budget",
 	"lock_stale",
 	"no_fixtures",
+	"bad_prices",
 ] as const;
 
 /** A code the library's callers can get, as an error or a warning. */

@@ -13,6 +13,7 @@ Usage:
   theway-context render <session.jsonl> [options]        print the context bundle
   theway-context inspect <session.jsonl> [options]       measure each section and message in tokens
   theway-context diff <session|DIR>... --from A --to B   what a template change does to sessions
+  theway-context replay <session|DIR>... [--vs V|DIR]    what every model call costs, cached and new
   theway-context preview [session.jsonl|DIR]             a live page of the prompt, for editing templates
   theway-context build [--update] [--watch]              check the templates, fixtures and snapshots
   theway-context serve --stdio                           a sidecar: JSON-RPC 2.0 over stdin/stdout
@@ -34,6 +35,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 	serve: async () => (await import("./serve.js")).serveCommand,
 	inspect: async () => (await import("./inspect.js")).inspectCommand,
 	diff: async () => (await import("./diff.js")).diffCommand,
+	replay: async () => (await import("./replay.js")).replayCommand,
 	preview: async () => (await import("./preview.js")).previewCommand,
 };
 

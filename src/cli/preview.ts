@@ -4,6 +4,7 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { usageError } from "../errors.js";
 import { startPreview } from "../preview/server.js";
+import { replayBars } from "../replay/bars.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { TOKENIZER_NAMES } from "../text/tokenizer.js";
 import { choiceOption, defineCommand, HELP_OPTION, templatesOption } from "./io.js";
@@ -52,6 +53,7 @@ export const previewCommand = defineCommand(
 			templates: templatesOption(values.templates, io).templates ?? DEFAULT_TEMPLATES_DIR,
 			port,
 			cwd: io.cwd,
+			replay: replayBars,
 		});
 		io.stdout(`${server.url}\n`);
 		io.stdout(

@@ -43,6 +43,7 @@ export const INDEX_HTML: string = `<!doctype html>
       <button id="search-next" type="button" title="Next match (Enter)">↓</button>
       <span id="search-count" class="muted" role="status"></span>
     </div>
+    <section id="replay" class="replay" aria-label="Replay"></section>
     <p id="place" class="place" hidden></p>
     <section id="failure" class="failure" hidden></section>
     <section id="prompt"></section>
@@ -175,4 +176,12 @@ pre { margin: 0; padding: .5rem .7rem; white-space: pre-wrap; overflow-wrap: any
 .diagnostic .code { font-size: .8rem; color: var(--muted); margin-left: .5rem; }
 .diagnostic pre { background: #fff; border: 1px solid #f1c9c5; border-radius: 4px; margin-top: .3rem; }
 details.warnings summary { cursor: pointer; color: var(--muted); }
+.replay-chart { width: 100%; height: 160px; display: block; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; }
+.replay-chart .cached, .key-cached i { fill: #9db4ea; background: #9db4ea; }
+.replay-chart .new, .key-new i { fill: #e0803a; background: #e0803a; }
+.replay-chart .output, .key-output i { fill: #b9b9c0; background: #b9b9c0; }
+.replay-chart .recorded { fill: none; stroke: var(--fg); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
+.key-recorded i { background: var(--fg); height: 2px !important; }
+.replay-legend .key { margin-right: 1rem; }
+.replay-legend i { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: middle; }
 `;

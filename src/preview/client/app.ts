@@ -17,6 +17,7 @@ import type {
 } from "../protocol.js";
 import { $, count, el } from "./dom.js";
 import { drawFailure, drawView } from "./draw.js";
+import "./replay.js"; // the replay view, which follows what this page shows
 
 const PAGE_SIZE = 100;
 
