@@ -6,6 +6,7 @@
  * be read is its `error`, not a throw, so a folder goes on.
  */
 import { ContextError, type Diagnostic } from "../errors.js";
+import { compileTemplateSet } from "../templates/compile.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import type { TemplateSet } from "../templates/set.js";
 import type { Tokenizer } from "../text/tokenizer.js";
@@ -181,7 +182,7 @@ export class Replayer {
 	private setFor(walk: SessionWalk, side: ReplaySide): TemplateSet {
 		let registry = this.registries.get(side.templates);
 		if (registry === undefined) {
-			registry = new TemplateRegistry(side.templates);
+			registry = new TemplateRegistry(side.templates, { compiler: compileTemplateSet });
 			this.registries.set(side.templates, registry);
 		}
 		const pin = walk.pin;
