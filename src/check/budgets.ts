@@ -12,6 +12,7 @@ import {
 	overBudget,
 	templateBudgets,
 } from "../measure/budget.js";
+import type { ContextSize } from "../measure/measure.js";
 import { measureLoaded, measuringService } from "../measure/session.js";
 import { loadTokenizerSync } from "../measure/tokenizer.js";
 import type { TemplateSetSource } from "../templates/compile.js";
@@ -30,25 +31,40 @@ export function checkBudgets(
 	const target = measuringService({ templates });
 	const out: Diagnostic[] = [];
 	for (const { source, budgets } of withBudgets) {
-		const worst = new Map<string, { overrun: BudgetOverrun; fixture: string; count: number }>();
-		for (const fixture of fixtures) {
-			const { size } = measureLoaded(target, fixture, tokenizer, {
-				templateVersion: source.version,
-			});
-			for (const overrun of overBudget(size)) {
-				const seen = worst.get(overrun.template);
-				const name = fixture;
-				if (seen === undefined) worst.set(overrun.template, { overrun, fixture: name, count: 1 });
-				else {
-					seen.count++;
-					if (overrun.tokens > seen.overrun.tokens) Object.assign(seen, { overrun, fixture: name });
-				}
+		const measured = fixtures.map((fixture) => ({
+			fixture,
+			size: measureLoaded(target, fixture, tokenizer, { templateVersion: source.version }).size,
+		}));
+		out.push(...budgetErrors(budgets, measured));
+	}
+	return out;
+}
+
+/**
+ * One error per template over its budget in any of the `measured` renderings
+ * of one set, at the budget's line, naming the worst fixture.
+ */
+export function budgetErrors(
+	budgets: ReadonlyMap<string, Budget>,
+	measured: Iterable<{ fixture: string; size: ContextSize }>,
+): Diagnostic[] {
+	const out: Diagnostic[] = [];
+	const worst = new Map<string, { overrun: BudgetOverrun; fixture: string; count: number }>();
+	for (const { fixture, size } of measured) {
+		for (const overrun of overBudget(size)) {
+			const seen = worst.get(overrun.template);
+			if (seen === undefined) worst.set(overrun.template, { overrun, fixture, count: 1 });
+			else {
+				seen.count++;
+				if (overrun.tokens > seen.overrun.tokens) Object.assign(seen, { overrun, fixture });
 			}
 		}
-		for (const [template, { overrun, fixture, count }] of worst) {
-			const d = budgetDiagnostic(overrun, budgets.get(template) as Budget, fixture);
-			out.push(count > 1 ? { ...d, message: `${d.message} (and ${count - 1} more over it)` } : d);
-		}
+	}
+	for (const [template, { overrun, fixture, count }] of worst) {
+		const budget = budgets.get(template);
+		if (budget === undefined) continue;
+		const d = budgetDiagnostic(overrun, budget, fixture);
+		out.push(count > 1 ? { ...d, message: `${d.message} (and ${count - 1} more over it)` } : d);
 	}
 	return out;
 }

@@ -41,9 +41,14 @@ export class TemplateRegistry {
 	/** A registry of its own (the shared one of a folder is {@link TemplateRegistry.for}). */
 	constructor(
 		readonly dir: string = DEFAULT_TEMPLATES_DIR,
-		options: { precompiled?: boolean } = {},
+		options: {
+			precompiled?: boolean;
+			/** The sets as given (an editor's unsaved texts), instead of reading `dir`. */
+			sources?: ReadonlyMap<string, TemplateSetSource>;
+		} = {},
 	) {
 		this.precompiled = options.precompiled ?? resolve(dir) === DEFAULT_TEMPLATES_DIR;
+		if (options.sources !== undefined) this.sources = new Map(options.sources);
 	}
 
 	/** The shared registry of a templates folder (default: the package's own): read once per process. */
