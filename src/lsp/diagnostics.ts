@@ -14,6 +14,7 @@ import {
 import { checkLock, type Lock, type LockInput, LockSchema } from "../check/lock.js";
 import { ContextError, type Diagnostic } from "../errors.js";
 import { checkTemplateSet, fingerprintOf, type TemplateSetSource } from "../templates/compile.js";
+import type { TemplateFile } from "../templates/front-matter.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 import { parseCached } from "./workspace.js";
 
@@ -32,7 +33,7 @@ export function checkSet(
 	if (cached !== undefined) return cached;
 	let found: Diagnostic[] = [];
 	try {
-		checkTemplateSet(source);
+		checkTemplateSet(source, parseOrThrow);
 	} catch (error) {
 		if (!(error instanceof ContextError)) throw error;
 		found = error.diagnostics.length > 0 ? [...error.diagnostics] : [error.toDiagnostic()];
@@ -40,6 +41,33 @@ export function checkSet(
 	if (checked.size > 200) checked.clear();
 	checked.set(key, found);
 	return found;
+}
+
+/** {@link parseCached} as the build step's parse: the file, or its error thrown. */
+function parseOrThrow(text: string, file: string): TemplateFile {
+	const parsed = parseCached(text, file);
+	if (!parsed.ok) throw parsed.error;
+	return parsed.file;
+}
+
+const locks = new Map<string, Lock | ContextError>();
+
+/** The lock file's text parsed and validated as the build step does, remembered by text. */
+function parseLock(lock: { file: string; text: string }): Lock | ContextError {
+	const key = `${lock.file}\0${lock.text}`;
+	let parsed = locks.get(key);
+	if (parsed === undefined) {
+		try {
+			const data = parseYaml(lock.text, lock.file, "bad_template");
+			parsed = validateYaml(LockSchema, data, lock.file, "bad_template", "lock file");
+		} catch (error) {
+			if (!(error instanceof ContextError)) throw error;
+			parsed = error;
+		}
+		if (locks.size > 20) locks.clear();
+		locks.set(key, parsed);
+	}
+	return parsed;
 }
 
 /** A set as the lock sees it (as the build step reads it), from the parse cache. */
@@ -62,16 +90,8 @@ export function checkVersions(
 	inputs: readonly LockInput[],
 	lockFile: string,
 ): Diagnostic[] {
-	let parsed: Lock | undefined;
-	if (lock !== undefined) {
-		try {
-			const data = parseYaml(lock.text, lock.file, "bad_template");
-			parsed = validateYaml(LockSchema, data, lock.file, "bad_template", "lock file");
-		} catch (error) {
-			if (!(error instanceof ContextError)) throw error;
-			return [error.toDiagnostic()];
-		}
-	}
+	const parsed = lock === undefined ? undefined : parseLock(lock);
+	if (parsed instanceof ContextError) return [parsed.toDiagnostic()];
 	return checkLock(parsed, inputs, lockFile).map((d) =>
 		d.severity === "error"
 			? d

@@ -49,8 +49,14 @@ export const COMPILE_OPTIONS = {
 	knownHelpers: KNOWN_HELPERS,
 } as const;
 
-/** Parses and checks a set's files; throws one error with every finding. */
-export function checkTemplateSet(source: TemplateSetSource): {
+/**
+ * Parses and checks a set's files; throws one error with every finding.
+ * `parse` reads one file (an editor passes one that remembers unchanged files).
+ */
+export function checkTemplateSet(
+	source: TemplateSetSource,
+	parse: (text: string, file: string) => TemplateFile = parseTemplateFile,
+): {
 	files: Map<string, TemplateFile>;
 	categories: Categories;
 } {
@@ -68,7 +74,7 @@ export function checkTemplateSet(source: TemplateSetSource): {
 	const files = new Map<string, TemplateFile>();
 	for (const [name, { file, text }] of source.templates) {
 		collect(() => {
-			const parsed = parseTemplateFile(text, file);
+			const parsed = parse(text, file);
 			if (parsed.meta.name !== name) {
 				throw new ContextError(
 					"bad_front_matter",

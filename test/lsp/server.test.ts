@@ -1,0 +1,237 @@
+/**
+ * The language server over stdio, driven as an editor drives it: a temp copy
+ * of the newest bundled set with its own lock and one fixture; documents
+ * opened and edited in memory; every answer read from the protocol.
+ */
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nextLock } from "../../src/check/lock.js";
+import { lockInputOf } from "../../src/lsp/diagnostics.js";
+import { fingerprintOf } from "../../src/templates/compile.js";
+import { readTemplateSets } from "../../src/templates/load.js";
+import { tempDir } from "../support/temp.js";
+import { bumped, templateSet, versionOf, withVersion } from "../support/template-sets.js";
+import { type LspClient, ROOT, startLsp, uriOf } from "./client.js";
+
+let root: string;
+let fixtures: string;
+let lsp: LspClient;
+const file = (name: string) => join(root, "v1", `${name}.hbs`);
+const text = (name: string) => readFileSync(file(name), "utf8");
+
+/** The position just after the end of `text`. */
+function endOf(s: string): { line: number; character: number } {
+	const lines = s.split("\n");
+	return { line: lines.length - 1, character: (lines.at(-1) as string).length };
+}
+
+beforeAll(async () => {
+	root = templateSet();
+	const sources = [...readTemplateSets(root).values()];
+	const lock = nextLock(sources.map((s) => lockInputOf(s, fingerprintOf(s))));
+	writeFileSync(join(root, "lock.json"), `${JSON.stringify(lock, null, "\t")}\n`);
+	fixtures = tempDir("theway-lsp-fixtures-");
+	mkdirSync(fixtures, { recursive: true });
+	copyFileSync(
+		join(ROOT, "test/fixtures/examples/1-normal.jsonl"),
+		join(fixtures, "1-normal.jsonl"),
+	);
+	lsp = startLsp(["--templates", root, "--fixtures", fixtures]);
+	const init = await lsp.initialize();
+	expect(init.capabilities).toMatchObject({
+		completionProvider: {},
+		hoverProvider: true,
+		definitionProvider: true,
+		documentSymbolProvider: true,
+		executeCommandProvider: { commands: expect.arrayContaining(["theway-context.render"]) },
+	});
+	void lsp.connection.sendNotification("initialized", {});
+}, 60_000);
+
+afterAll(async () => {
+	await lsp?.close();
+});
+
+describe("lsp diagnostics", () => {
+	it("reports an unknown path at its range, with its code, and clears it once fixed", async () => {
+		const original = text("harness");
+		const broken = `${original}\n{{harness.introductoin}}`;
+		const seen = lsp.diagnostics(file("harness"), (ds) => ds.length > 0);
+		lsp.open(file("harness"), broken);
+		const ds = await seen;
+		const typo = ds.find((d) => d.code === "template_type");
+		const line = broken.split("\n").length - 1;
+		expect(typo?.range).toEqual({
+			start: { line, character: 2 },
+			end: { line, character: 2 + "harness.introductoin".length },
+		});
+		expect(typo?.message).toContain('did you mean "introduction"');
+		// The text changed under the same version: the lock says so, as build does.
+		expect(ds.map((d) => d.code)).toContain("version_not_bumped");
+
+		const cleared = lsp.diagnostics(file("harness"), (d) => d.length === 0);
+		lsp.change(file("harness"), original, 2);
+		expect(await cleared).toEqual([]);
+	});
+
+	it("keeps each template's errors: one broken template never hides another's", async () => {
+		const harness = lsp.diagnostics(file("harness"), (ds) => ds.length > 0);
+		lsp.change(file("harness"), `${text("harness")}\n{{nosuchhelper 1}}`, 3);
+		expect((await harness).map((d) => d.code)).toContain("unknown_helper");
+		const both = lsp.diagnostics(file("tools"), (ds) => ds.some((d) => d.code === "template_type"));
+		lsp.open(file("tools"), `${text("tools")}\n{{toolGroups.nope}}`);
+		await both;
+		const last = lsp.published.filter((p) => p.uri === uriOf(file("harness"))).at(-1);
+		expect(last?.diagnostics.map((d) => d.code)).toContain("unknown_helper");
+		const cleared = lsp.diagnostics(file("tools"), (d) => d.length === 0);
+		lsp.change(file("tools"), text("tools"), 2);
+		lsp.change(file("harness"), text("harness"), 4);
+		await cleared;
+	});
+
+	it("reports a budget over its limit on the fixtures at the budget's line", async () => {
+		const original = text("harness");
+		const withBudget = original.replace(/^version:/m, "budget:\n  tokens: 1\nversion:");
+		const over = lsp.diagnostics(file("harness"), (ds) => ds.some((d) => d.code === "over_budget"));
+		lsp.change(file("harness"), withBudget, 5);
+		const d = (await over).find((x) => x.code === "over_budget");
+		expect(d?.range.start.line).toBe(withBudget.split("\n").indexOf("  tokens: 1"));
+		expect(d?.message).toContain("1-normal.jsonl");
+		const cleared = lsp.diagnostics(file("harness"), (ds) => ds.length === 0);
+		lsp.change(file("harness"), original, 6);
+		await cleared;
+	});
+});
+
+describe("lsp completion and hover", () => {
+	it("completes the segment after {{harness.", async () => {
+		const edited = `${text("harness")}\n{{harness.`;
+		lsp.change(file("harness"), edited, 7);
+		const items = (await lsp.connection.sendRequest("textDocument/completion", {
+			textDocument: { uri: uriOf(file("harness")) },
+			position: endOf(edited),
+		})) as { label: string; detail?: string }[];
+		expect(items.map((i) => i.label)).toEqual(["introduction"]);
+		expect(items[0]?.detail).toBe("string | undefined");
+	});
+
+	it("completes inside {{#each toolGroups}}: the element's fields, block params and ../", async () => {
+		const complete = async (suffix: string) => {
+			const edited = `${text("tools")}\n${suffix}`;
+			lsp.change(file("tools"), edited, 3);
+			const items = (await lsp.connection.sendRequest("textDocument/completion", {
+				textDocument: { uri: uriOf(file("tools")) },
+				position: endOf(edited),
+			})) as { label: string; kind?: number }[];
+			return items.map((i) => i.label);
+		};
+		const inside = await complete("{{#each toolGroups}}{{");
+		expect(inside).toEqual(expect.arrayContaining(["name", "tools", "join"]));
+		expect(inside).not.toContain("toolGroups");
+		expect(await complete("{{#each toolGroups as |group|}}{{group.")).toEqual(["name", "tools"]);
+		expect(await complete("{{#each toolGroups}}{{../")).toEqual(
+			expect.arrayContaining(["harness", "toolGroups", "environment"]),
+		);
+		expect(await complete("{{#each toolGroups}}{{/each}}{{> ")).toContain("harness");
+		lsp.change(file("tools"), text("tools"), 4);
+	});
+
+	it("hovers a path with its type and guard, and a front-matter key with the template's size", async () => {
+		const edited = `${text("harness")}\n{{harness.introduction}}`;
+		lsp.change(file("harness"), edited, 8);
+		const at = endOf(edited);
+		const hover = (await lsp.connection.sendRequest("textDocument/hover", {
+			textDocument: { uri: uriOf(file("harness")) },
+			position: { line: at.line, character: at.character - 4 },
+		})) as { contents: { value: string } };
+		expect(hover.contents.value).toContain("`harness.introduction`: string | undefined");
+		expect(hover.contents.value).toContain("{{#if harness.introduction}}");
+		lsp.change(file("harness"), text("harness"), 9);
+		// The fixtures are measured once typing pauses: ask until the size is there.
+		let size = { contents: { value: "" } };
+		for (let i = 0; i < 200 && !size.contents.value.includes("tokens"); i++) {
+			await new Promise((done) => setTimeout(done, 100));
+			size = (await lsp.connection.sendRequest("textDocument/hover", {
+				textDocument: { uri: uriOf(file("harness")) },
+				position: { line: 1, character: 1 },
+			})) as { contents: { value: string } };
+		}
+		expect(size.contents.value).toMatch(/up to \*\*\d+ tokens\*\* \(o200k\), in .*1-normal\.jsonl/);
+	});
+});
+
+describe("lsp navigation and commands", () => {
+	it("goes to a partial's definition and lists the skeleton's sections", async () => {
+		const skeleton = text("system");
+		lsp.open(file("system"), skeleton);
+		const lines = skeleton.split("\n");
+		const line = lines.findIndex((l) => l.includes("{{> tools}}"));
+		const def = (await lsp.connection.sendRequest("textDocument/definition", {
+			textDocument: { uri: uriOf(file("system")) },
+			position: { line, character: lines[line]?.indexOf("tools") ?? 0 },
+		})) as { uri: string };
+		expect(def.uri).toBe(uriOf(file("tools")));
+		const symbols = (await lsp.connection.sendRequest("textDocument/documentSymbol", {
+			textDocument: { uri: uriOf(file("system")) },
+		})) as { name: string; children?: { name: string }[] }[];
+		const names = JSON.stringify(symbols);
+		for (const s of ["harness", "tools", "environment", "lineage"])
+			expect(names).toContain(`section ${s}`);
+		expect(symbols.find((s) => s.name === "section harness")?.children?.[0]?.name).toBe(
+			"> harness",
+		);
+	});
+
+	it("renders a template's section for a fixture, from the unsaved text", async () => {
+		const edited = `${text("tools")}\nUNSAVED-LINE\n`;
+		lsp.change(file("tools"), edited, 5);
+		const result = (await lsp.connection.sendRequest("workspace/executeCommand", {
+			command: "theway-context.render",
+			arguments: [{ uri: uriOf(file("tools")), fixture: join(fixtures, "1-normal.jsonl") }],
+		})) as { text: string; template: string };
+		expect(result.template).toBe("tools");
+		expect(result.text.startsWith("<tools>")).toBe(true);
+		expect(result.text.endsWith("</tools>")).toBe(true);
+		expect(result.text).toContain("UNSAVED-LINE");
+		lsp.change(file("tools"), text("tools"), 6);
+	});
+
+	it("picks up a watched file's change: categories.yaml changed without a bump of tools", async () => {
+		const categories = join(root, "categories.yaml");
+		const before = readFileSync(categories, "utf8");
+		writeFileSync(categories, `${before}  - name: Extra\n    tools: [extra_tool]\n`);
+		const seen = lsp.diagnostics(categories, (ds) => ds.length > 0);
+		await lsp.connection.sendNotification("workspace/didChangeWatchedFiles", {
+			changes: [{ uri: uriOf(categories), type: 2 }],
+		});
+		expect((await seen).map((d) => d.code)).toEqual(["version_not_bumped"]);
+		// Bumping tools (unsaved) answers it: the error leaves categories.yaml.
+		const cleared = lsp.diagnostics(categories, (ds) => ds.length === 0);
+		lsp.change(file("tools"), withVersion(text("tools"), bumped(versionOf(text("tools")))), 7);
+		await cleared;
+		writeFileSync(categories, before);
+		lsp.change(file("tools"), text("tools"), 8);
+	});
+});
+
+describe("lsp robustness", () => {
+	it("answers an unknown method with an error and a malformed message with nothing, and serves on", async () => {
+		await expect(lsp.connection.sendRequest("theway/unknown", {})).rejects.toMatchObject({
+			code: -32601,
+		});
+		lsp.child.stdin.write("Content-Length: 9\r\n\r\n{not json");
+		lsp.child.stdin.write("Content-Length: 2\r\n\r\n[]");
+		const symbols = await lsp.connection.sendRequest("textDocument/documentSymbol", {
+			textDocument: { uri: uriOf(file("system")) },
+		});
+		expect(Array.isArray(symbols)).toBe(true);
+		expect(lsp.child.exitCode).toBeNull();
+	});
+
+	it("shuts down and exits with 0", async () => {
+		await lsp.connection.sendRequest("shutdown");
+		await lsp.connection.sendNotification("exit");
+		expect(await lsp.exited).toBe(0);
+	});
+});
