@@ -111,9 +111,32 @@ describe("lsp completion and hover", () => {
 		const items = (await lsp.connection.sendRequest("textDocument/completion", {
 			textDocument: { uri: uriOf(file("harness")) },
 			position: endOf(edited),
-		})) as { label: string; detail?: string }[];
+		})) as { label: string; detail?: string; documentation?: { value: string } }[];
 		expect(items.map((i) => i.label)).toEqual(["introduction"]);
 		expect(items[0]?.detail).toBe("string | undefined");
+		expect(items[0]?.documentation?.value.length).toBeGreaterThan(0); // the schema's description
+	});
+
+	it("completes the front-matter keys not yet written, and the helpers with their signatures", async () => {
+		const original = text("harness");
+		const edited = original.replace(/^version:/m, "\nversion:");
+		lsp.change(file("harness"), edited, 10);
+		const line = edited.split("\n").indexOf("");
+		const keys = (await lsp.connection.sendRequest("textDocument/completion", {
+			textDocument: { uri: uriOf(file("harness")) },
+			position: { line, character: 0 },
+		})) as { label: string }[];
+		expect(keys.map((k) => k.label)).toContain("budget");
+		expect(keys.map((k) => k.label)).not.toContain("name");
+		const call = `${original}\n{{jo`;
+		lsp.change(file("harness"), call, 11);
+		const helpers = (await lsp.connection.sendRequest("textDocument/completion", {
+			textDocument: { uri: uriOf(file("harness")) },
+			position: endOf(call),
+		})) as { label: string; detail?: string }[];
+		expect(helpers.find((h) => h.label === "join")?.detail).toMatch(
+			/^join string\[\] \[string\] → string$/,
+		);
 	});
 
 	it("completes inside {{#each toolGroups}}: the element's fields, block params and ../", async () => {
@@ -139,7 +162,7 @@ describe("lsp completion and hover", () => {
 
 	it("hovers a path with its type and guard, and a front-matter key with the template's size", async () => {
 		const edited = `${text("harness")}\n{{harness.introduction}}`;
-		lsp.change(file("harness"), edited, 8);
+		lsp.change(file("harness"), edited, 12);
 		const at = endOf(edited);
 		const hover = (await lsp.connection.sendRequest("textDocument/hover", {
 			textDocument: { uri: uriOf(file("harness")) },
@@ -147,7 +170,7 @@ describe("lsp completion and hover", () => {
 		})) as { contents: { value: string } };
 		expect(hover.contents.value).toContain("`harness.introduction`: string | undefined");
 		expect(hover.contents.value).toContain("{{#if harness.introduction}}");
-		lsp.change(file("harness"), text("harness"), 9);
+		lsp.change(file("harness"), text("harness"), 13);
 		// The fixtures are measured once typing pauses: ask until the size is there.
 		let size = { contents: { value: "" } };
 		for (let i = 0; i < 200 && !size.contents.value.includes("tokens"); i++) {
