@@ -132,6 +132,11 @@ export function rangeOf(text: string, line = 1, column?: number): Range {
 	if (column === undefined)
 		return { start: { line: l, character: 0 }, end: { line: l, character: content.length } };
 	const start = Math.min(Math.max(column - 1, 0), content.length);
+	const close = content.startsWith("{{", start) ? content.indexOf("}}", start) : -1;
+	if (close !== -1) {
+		// A finding at a whole statement (a partial call, a block): the mustache.
+		return { start: { line: l, character: start }, end: { line: l, character: close + 2 } };
+	}
 	TOKEN.lastIndex = start;
 	const m = TOKEN.exec(content);
 	const end = m === null ? Math.min(start + 1, content.length) : start + m[0].length;
