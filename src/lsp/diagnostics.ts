@@ -6,6 +6,7 @@
  * converted to LSP diagnostics ranged over the token each one points at.
  */
 import { createHash } from "node:crypto";
+import Handlebars from "handlebars";
 import {
 	DiagnosticSeverity,
 	type Diagnostic as LspDiagnostic,
@@ -13,7 +14,12 @@ import {
 } from "vscode-languageserver";
 import { checkLock, type Lock, type LockInput, LockSchema } from "../check/lock.js";
 import { ContextError, type Diagnostic } from "../errors.js";
-import { checkTemplateSet, fingerprintOf, type TemplateSetSource } from "../templates/compile.js";
+import {
+	checkTemplateSet,
+	fingerprintOf,
+	type Parsers,
+	type TemplateSetSource,
+} from "../templates/compile.js";
 import type { TemplateFile } from "../templates/front-matter.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 import { parseCached } from "./workspace.js";
@@ -33,7 +39,7 @@ export function checkSet(
 	if (cached !== undefined) return cached;
 	let found: Diagnostic[] = [];
 	try {
-		checkTemplateSet(source, parseOrThrow);
+		checkTemplateSet(source, PARSERS);
 	} catch (error) {
 		if (!(error instanceof ContextError)) throw error;
 		found = error.diagnostics.length > 0 ? [...error.diagnostics] : [error.toDiagnostic()];
@@ -69,6 +75,32 @@ function parseLock(lock: { file: string; text: string }): Lock | ContextError {
 	}
 	return parsed;
 }
+
+/** A parser that remembers each body's tree (or its parse error), for one reader of the trees. */
+function remembering(): (body: string) => hbs.AST.Program {
+	const trees = new Map<string, hbs.AST.Program | { error: unknown }>();
+	return (body) => {
+		let tree = trees.get(body);
+		if (tree === undefined) {
+			try {
+				tree = Handlebars.parse(body);
+			} catch (error) {
+				tree = { error };
+			}
+			if (trees.size > 500) trees.clear();
+			trees.set(body, tree);
+		}
+		if ("error" in tree) throw tree.error;
+		return tree;
+	};
+}
+
+/** The build step's check, each unchanged file and body parsed once (one cache per reader). */
+const PARSERS: Parsers = {
+	file: parseOrThrow,
+	typecheck: remembering(),
+	skeleton: remembering(),
+};
 
 /** A set as the lock sees it (as the build step reads it), from the parse cache. */
 export function lockInputOf(source: TemplateSetSource, fingerprint: string): LockInput {

@@ -50,12 +50,22 @@ export const COMPILE_OPTIONS = {
 } as const;
 
 /**
- * Parses and checks a set's files; throws one error with every finding.
- * `parse` reads one file (an editor passes one that remembers unchanged files).
+ * How a check reads a set: an editor passes parsers that remember what did
+ * not change since its last keystroke. Each must answer as the default does.
  */
+export interface Parsers {
+	/** One file's front-matter and body (default: {@link parseTemplateFile}). */
+	file?: (text: string, file: string) => TemplateFile;
+	/** A body's tree for the type check, which may rewrite it (idempotently: a tree may be reused). */
+	typecheck?: ((body: string) => hbs.AST.Program) | undefined;
+	/** A body's tree for the section order, which only reads it. */
+	skeleton?: ((body: string) => hbs.AST.Program) | undefined;
+}
+
+/** Parses and checks a set's files; throws one error with every finding. */
 export function checkTemplateSet(
 	source: TemplateSetSource,
-	parse: (text: string, file: string) => TemplateFile = parseTemplateFile,
+	parsers: Parsers = {},
 ): {
 	files: Map<string, TemplateFile>;
 	categories: Categories;
@@ -74,7 +84,7 @@ export function checkTemplateSet(
 	const files = new Map<string, TemplateFile>();
 	for (const [name, { file, text }] of source.templates) {
 		collect(() => {
-			const parsed = parse(text, file);
+			const parsed = (parsers.file ?? parseTemplateFile)(text, file);
 			if (parsed.meta.name !== name) {
 				throw new ContextError(
 					"bad_front_matter",
@@ -131,7 +141,7 @@ export function checkTemplateSet(
 		);
 	});
 	const skeleton = files.get("system");
-	if (skeleton !== undefined) diagnostics.push(...checkSkeleton(skeleton, files));
+	if (skeleton !== undefined) diagnostics.push(...checkSkeleton(skeleton, files, parsers.skeleton));
 	const roots = new Map<string, z.ZodType>();
 	for (const name of ROOT_TEMPLATES) roots.set(name, ROOT_VIEWS[name]);
 	for (const [name, schema] of Object.entries(OPTIONAL_ROOT_VIEWS)) {
@@ -148,6 +158,7 @@ export function checkTemplateSet(
 			})),
 			roots,
 			helpers: HELPER_SIGNATURES,
+			parse: parsers.typecheck,
 			unreadable: new Set([...source.templates.keys()].filter((name) => !files.has(name))),
 		}),
 	);
