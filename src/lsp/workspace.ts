@@ -15,7 +15,10 @@ import { readTemplateSets, SET_FOLDER } from "../templates/load.js";
 /** The lock file's name (as the build step writes it). */
 export const LOCK_NAME = "lock.json";
 
-/** The folder of templates `file` belongs to: upward, the first with a lock or `v<N>` sets. */
+/**
+ * The folder of templates `file` belongs to: upward, the first with a lock or
+ * `v<N>` sets; else its own folder when it is a set; else none (an unrelated .hbs).
+ */
 export function findTemplatesRoot(file: string): string | undefined {
 	let dir = dirname(resolve(file));
 	for (;;) {
@@ -24,8 +27,12 @@ export function findTemplatesRoot(file: string): string | undefined {
 		if (parent === dir) break;
 		dir = parent;
 	}
+	// A set folder on its own: its .hbs files, with a categories.yaml as `readTemplateSets` finds one.
 	const own = dirname(resolve(file));
-	return existsSync(own) && readdirSync(own).some((n) => n.endsWith(".hbs")) ? own : undefined;
+	const categories = [own, dirname(own), dirname(dirname(own))].map((d) =>
+		join(d, "categories.yaml"),
+	);
+	return categories.some((c) => existsSync(c)) ? own : undefined;
 }
 
 function holdsSets(dir: string): boolean {
