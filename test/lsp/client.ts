@@ -4,6 +4,7 @@
  * test needs (the next diagnostics published for a file).
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -12,6 +13,12 @@ import {
 	StreamMessageReader,
 	StreamMessageWriter,
 } from "vscode-jsonrpc/node";
+import { nextLock } from "../../src/check/lock.js";
+import { lockInputOf } from "../../src/lsp/diagnostics.js";
+import { fingerprintOf } from "../../src/templates/compile.js";
+import { readTemplateSets } from "../../src/templates/load.js";
+import { tempDir } from "../support/temp.js";
+import { templateSet } from "../support/template-sets.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
 const CHILD = join(ROOT, "test/lsp/server-child.mjs");
@@ -108,5 +115,43 @@ export function startLsp(args: string[] = [], cwd = ROOT): LspClient {
 			await exited;
 			connection.dispose();
 		},
+	};
+}
+
+/** The position just after the end of `text`. */
+export function endOf(text: string): { line: number; character: number } {
+	const lines = text.split("\n");
+	return { line: lines.length - 1, character: (lines.at(-1) as string).length };
+}
+
+/** A server on a copy of the newest bundled set (as `v1`, with its lock) and one fixture, initialized. */
+export async function startOnCopy(): Promise<{
+	lsp: LspClient;
+	root: string;
+	fixtures: string;
+	capabilities: Record<string, unknown>;
+	file: (name: string) => string;
+	text: (name: string) => string;
+}> {
+	const root = templateSet();
+	const sources = [...readTemplateSets(root).values()];
+	const lock = nextLock(sources.map((s) => lockInputOf(s, fingerprintOf(s))));
+	writeFileSync(join(root, "lock.json"), `${JSON.stringify(lock, null, "\t")}\n`);
+	const fixtures = tempDir("theway-lsp-fixtures-");
+	copyFileSync(
+		join(ROOT, "test/fixtures/examples/1-normal.jsonl"),
+		join(fixtures, "1-normal.jsonl"),
+	);
+	const lsp = startLsp(["--templates", root, "--fixtures", fixtures]);
+	const init = await lsp.initialize();
+	void lsp.connection.sendNotification("initialized", {});
+	const file = (name: string) => join(root, "v1", `${name}.hbs`);
+	return {
+		lsp,
+		root,
+		fixtures,
+		capabilities: init.capabilities as Record<string, unknown>,
+		file,
+		text: (name) => readFileSync(file(name), "utf8"),
 	};
 }

@@ -1,52 +1,25 @@
 /**
- * The language server over stdio, driven as an editor drives it: a temp copy
- * of the newest bundled set with its own lock and one fixture; documents
- * opened and edited in memory; every answer read from the protocol.
+ * The language server over stdio, driven as an editor drives it (a copy of
+ * the newest bundled set with its own lock, one fixture, documents opened
+ * and edited in memory): diagnostics, completion and hover.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nextLock } from "../../src/check/lock.js";
-import { lockInputOf } from "../../src/lsp/diagnostics.js";
-import { fingerprintOf } from "../../src/templates/compile.js";
-import { readTemplateSets } from "../../src/templates/load.js";
-import { tempDir } from "../support/temp.js";
-import { bumped, templateSet, versionOf, withVersion } from "../support/template-sets.js";
-import { type LspClient, ROOT, startLsp, uriOf } from "./client.js";
+import { endOf, type LspClient, startOnCopy, uriOf } from "./client.js";
 
-let root: string;
-let fixtures: string;
 let lsp: LspClient;
-const file = (name: string) => join(root, "v1", `${name}.hbs`);
-const text = (name: string) => readFileSync(file(name), "utf8");
-
-/** The position just after the end of `text`. */
-function endOf(s: string): { line: number; character: number } {
-	const lines = s.split("\n");
-	return { line: lines.length - 1, character: (lines.at(-1) as string).length };
-}
+let file: (name: string) => string;
+let text: (name: string) => string;
 
 beforeAll(async () => {
-	root = templateSet();
-	const sources = [...readTemplateSets(root).values()];
-	const lock = nextLock(sources.map((s) => lockInputOf(s, fingerprintOf(s))));
-	writeFileSync(join(root, "lock.json"), `${JSON.stringify(lock, null, "\t")}\n`);
-	fixtures = tempDir("theway-lsp-fixtures-");
-	mkdirSync(fixtures, { recursive: true });
-	copyFileSync(
-		join(ROOT, "test/fixtures/examples/1-normal.jsonl"),
-		join(fixtures, "1-normal.jsonl"),
-	);
-	lsp = startLsp(["--templates", root, "--fixtures", fixtures]);
-	const init = await lsp.initialize();
-	expect(init.capabilities).toMatchObject({
+	const started = await startOnCopy();
+	({ lsp, file, text } = started);
+	expect(started.capabilities).toMatchObject({
 		completionProvider: {},
 		hoverProvider: true,
 		definitionProvider: true,
 		documentSymbolProvider: true,
 		executeCommandProvider: { commands: expect.arrayContaining(["theway-context.render"]) },
 	});
-	void lsp.connection.sendNotification("initialized", {});
 }, 60_000);
 
 afterAll(async () => {
@@ -181,80 +154,5 @@ describe("lsp completion and hover", () => {
 			})) as { contents: { value: string } };
 		}
 		expect(size.contents.value).toMatch(/up to \*\*\d+ tokens\*\* \(o200k\), in .*1-normal\.jsonl/);
-	});
-});
-
-describe("lsp navigation and commands", () => {
-	it("goes to a partial's definition and lists the skeleton's sections", async () => {
-		const skeleton = text("system");
-		lsp.open(file("system"), skeleton);
-		const lines = skeleton.split("\n");
-		const line = lines.findIndex((l) => l.includes("{{> tools}}"));
-		const def = (await lsp.connection.sendRequest("textDocument/definition", {
-			textDocument: { uri: uriOf(file("system")) },
-			position: { line, character: lines[line]?.indexOf("tools") ?? 0 },
-		})) as { uri: string };
-		expect(def.uri).toBe(uriOf(file("tools")));
-		const symbols = (await lsp.connection.sendRequest("textDocument/documentSymbol", {
-			textDocument: { uri: uriOf(file("system")) },
-		})) as { name: string; children?: { name: string }[] }[];
-		const names = JSON.stringify(symbols);
-		for (const s of ["harness", "tools", "environment", "lineage"])
-			expect(names).toContain(`section ${s}`);
-		expect(symbols.find((s) => s.name === "section harness")?.children?.[0]?.name).toBe(
-			"> harness",
-		);
-	});
-
-	it("renders a template's section for a fixture, from the unsaved text", async () => {
-		const edited = `${text("tools")}\nUNSAVED-LINE\n`;
-		lsp.change(file("tools"), edited, 5);
-		const result = (await lsp.connection.sendRequest("workspace/executeCommand", {
-			command: "theway-context.render",
-			arguments: [{ uri: uriOf(file("tools")), fixture: join(fixtures, "1-normal.jsonl") }],
-		})) as { text: string; template: string };
-		expect(result.template).toBe("tools");
-		expect(result.text.startsWith("<tools>")).toBe(true);
-		expect(result.text.endsWith("</tools>")).toBe(true);
-		expect(result.text).toContain("UNSAVED-LINE");
-		lsp.change(file("tools"), text("tools"), 6);
-	});
-
-	it("picks up a watched file's change: categories.yaml changed without a bump of tools", async () => {
-		const categories = join(root, "categories.yaml");
-		const before = readFileSync(categories, "utf8");
-		writeFileSync(categories, `${before}  - name: Extra\n    tools: [extra_tool]\n`);
-		const seen = lsp.diagnostics(categories, (ds) => ds.length > 0);
-		await lsp.connection.sendNotification("workspace/didChangeWatchedFiles", {
-			changes: [{ uri: uriOf(categories), type: 2 }],
-		});
-		expect((await seen).map((d) => d.code)).toEqual(["version_not_bumped"]);
-		// Bumping tools (unsaved) answers it: the error leaves categories.yaml.
-		const cleared = lsp.diagnostics(categories, (ds) => ds.length === 0);
-		lsp.change(file("tools"), withVersion(text("tools"), bumped(versionOf(text("tools")))), 7);
-		await cleared;
-		writeFileSync(categories, before);
-		lsp.change(file("tools"), text("tools"), 8);
-	});
-});
-
-describe("lsp robustness", () => {
-	it("answers an unknown method with an error and a malformed message with nothing, and serves on", async () => {
-		await expect(lsp.connection.sendRequest("theway/unknown", {})).rejects.toMatchObject({
-			code: -32601,
-		});
-		lsp.child.stdin.write("Content-Length: 9\r\n\r\n{not json");
-		lsp.child.stdin.write("Content-Length: 2\r\n\r\n[]");
-		const symbols = await lsp.connection.sendRequest("textDocument/documentSymbol", {
-			textDocument: { uri: uriOf(file("system")) },
-		});
-		expect(Array.isArray(symbols)).toBe(true);
-		expect(lsp.child.exitCode).toBeNull();
-	});
-
-	it("shuts down and exits with 0", async () => {
-		await lsp.connection.sendRequest("shutdown");
-		await lsp.connection.sendNotification("exit");
-		expect(await lsp.exited).toBe(0);
 	});
 });
