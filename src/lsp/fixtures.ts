@@ -53,6 +53,11 @@ export interface SetMeasure {
 
 const measured = new Map<string, SetMeasure>();
 
+/** Forgets every measure (a fixture session changed on disk). */
+export function forgetMeasures(): void {
+	measured.clear();
+}
+
 function target(root: string, sets: ReadonlyMap<string, TemplateSetSource>) {
 	const registry = new OverlayRegistry(root, sets);
 	return { registry, service: new ContextService({ registry }) };

@@ -14,7 +14,7 @@ import type { Diagnostic as LspDiagnostic } from "vscode-languageserver";
 import type { Diagnostic } from "../errors.js";
 import { fingerprintOf, type TemplateSetSource } from "../templates/compile.js";
 import { checkSet, checkVersions, lockInputOf, toLsp } from "./diagnostics.js";
-import { measureSet, type SetMeasure } from "./fixtures.js";
+import { forgetMeasures, measureSet, type SetMeasure } from "./fixtures.js";
 import { LOCK_NAME, type TemplatesFolder } from "./workspace.js";
 
 /** How long typing must pause before the fixtures are rendered for budgets. */
@@ -38,6 +38,12 @@ export class Publisher {
 	readonly measures = new Map<string, { fingerprint: string; measure: SetMeasure }>();
 
 	constructor(private readonly target: PublishTarget) {}
+
+	/** Forgets every measure: the fixtures changed, sizes and budgets are measured again. */
+	forgetMeasures(): void {
+		this.measures.clear();
+		forgetMeasures();
+	}
 
 	/** Checks `folder` again on the next turn; `file`'s diagnostics are published even if unchanged. */
 	touch(folder: TemplatesFolder, file?: string): void {

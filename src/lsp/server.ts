@@ -149,7 +149,10 @@ export function startServer(
 		for (const change of params.changes) {
 			const file = pathOf(change.uri);
 			if (file === undefined) continue;
-			if (file.endsWith(".jsonl")) fixtureLists.clear();
+			if (file.endsWith(".jsonl")) {
+				fixtureLists.clear();
+				publisher.forgetMeasures();
+			}
 			for (const folder of folders.values()) {
 				if (folder.owns(file) || file.endsWith(".jsonl")) {
 					folder.reload();

@@ -3,7 +3,7 @@
  * document symbols, the render command, a watched file's change, a malformed
  * message and an unknown method, shutdown and exit; and the command's usage.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
@@ -86,6 +86,25 @@ describe("lsp navigation and commands", () => {
 		await cleared;
 		writeFileSync(categories, before);
 		lsp.change(file("tools"), text("tools"), 4);
+	});
+});
+
+describe("lsp fixtures", () => {
+	it("lists the fixture sessions, and picks up a new one", async () => {
+		const list = async () =>
+			(
+				(await lsp.connection.sendRequest("workspace/executeCommand", {
+					command: "theway-context.fixtures",
+					arguments: [{ uri: uriOf(file("tools")) }],
+				})) as { fixtures: string[] }
+			).fixtures;
+		expect(await list()).toEqual([join(fixtures, "1-normal.jsonl")]);
+		const added = join(fixtures, "2-copy.jsonl");
+		copyFileSync(join(fixtures, "1-normal.jsonl"), added);
+		await lsp.connection.sendNotification("workspace/didChangeWatchedFiles", {
+			changes: [{ uri: uriOf(added), type: 1 }],
+		});
+		expect(await list()).toEqual([join(fixtures, "1-normal.jsonl"), added]);
 	});
 });
 
