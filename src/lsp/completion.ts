@@ -16,7 +16,15 @@ import { FrontMatterSchema } from "../templates/front-matter.js";
 import { HELPER_SIGNATURES } from "../templates/helpers.js";
 import type { HelperSignature } from "../templates/typecheck.js";
 import { describeValue, flatten, type Schema } from "../templates/zod-types.js";
-import { bodyStart, descriptionOf, fieldsOf, resolveText, scopeAt, type Texts } from "./scope.js";
+import {
+	bodyStart,
+	descriptionOf,
+	fieldsOf,
+	openBlocks,
+	resolveText,
+	scopeAt,
+	type Texts,
+} from "./scope.js";
 import { parseCached } from "./workspace.js";
 
 const BLOCKS = ["if", "unless", "each", "with"];
@@ -76,6 +84,22 @@ export function complete(
 		end: document.positionAt(offset),
 	};
 	if (sigil === ">") return first ? partials(texts, name, range) : [];
+	if (sigil === "/") {
+		const block = openBlocks(text, t === undefined ? 0 : bodyStart(text, t.file), open.start).at(
+			-1,
+		);
+		const label = block?.name;
+		return label === undefined || !first
+			? []
+			: [
+					{
+						label,
+						kind: CompletionItemKind.Keyword,
+						detail: `closes {{#${label}}}`,
+						textEdit: { range, newText: label },
+					},
+				];
+	}
 	const items: CompletionItem[] = [];
 	const scope = scopeAt(texts, name, open.start);
 	if (rest.startsWith("@") && dot === -1) {

@@ -54,6 +54,7 @@ describe("lsp completion scope", () => {
 		);
 		expect(labels("tools", "{{@")).toEqual(["root"]);
 		expect(labels("tools", "{{@root.")).toContain("toolGroups");
+		expect(labels("tools", "{{#each toolGroups}}{{#if name}}x{{/")).toEqual(["if"]);
 	});
 
 	it("gives a partial its caller's context", () => {
