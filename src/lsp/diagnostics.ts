@@ -18,10 +18,12 @@ import {
 	checkTemplateSet,
 	fingerprintOf,
 	type Parsers,
+	readCategories,
 	type TemplateSetSource,
 } from "../templates/compile.js";
 import type { TemplateFile } from "../templates/front-matter.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
+import type { Categories } from "../view/categories.js";
 import { parseCached } from "./workspace.js";
 
 /** What the diagnostics say they come from. */
@@ -95,11 +97,32 @@ function remembering(): (body: string) => hbs.AST.Program {
 	};
 }
 
+const categoryFiles = new Map<string, Categories | ContextError>();
+
+/** {@link readCategories}, remembered by file and text. */
+function categoriesOf(text: string, file: string): Categories {
+	const key = `${file}\0${text}`;
+	let read = categoryFiles.get(key);
+	if (read === undefined) {
+		try {
+			read = readCategories(text, file);
+		} catch (error) {
+			if (!(error instanceof ContextError)) throw error;
+			read = error;
+		}
+		if (categoryFiles.size > 20) categoryFiles.clear();
+		categoryFiles.set(key, read);
+	}
+	if (read instanceof ContextError) throw read;
+	return read;
+}
+
 /** The build step's check, each unchanged file and body parsed once (one cache per reader). */
 const PARSERS: Parsers = {
 	file: parseOrThrow,
 	typecheck: remembering(),
 	skeleton: remembering(),
+	categories: categoriesOf,
 };
 
 /** A set as the lock sees it (as the build step reads it), from the parse cache. */

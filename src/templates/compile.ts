@@ -60,6 +60,19 @@ export interface Parsers {
 	typecheck?: ((body: string) => hbs.AST.Program) | undefined;
 	/** A body's tree for the section order, which only reads it. */
 	skeleton?: ((body: string) => hbs.AST.Program) | undefined;
+	/** The categories file, validated (default: {@link readCategories}). */
+	categories?: (text: string, file: string) => Categories;
+}
+
+/** `categories.yaml`'s text parsed and validated; throws its located error. */
+export function readCategories(text: string, file: string): Categories {
+	return validateYaml(
+		CategoriesSchema,
+		parseYaml(text, file, "bad_categories"),
+		file,
+		"bad_categories",
+		"categories",
+	);
 }
 
 /** Parses and checks a set's files; throws one error with every finding. */
@@ -132,13 +145,7 @@ export function checkTemplateSet(
 	let categories: Categories = { other: "Other", categories: [] };
 	collect(() => {
 		const { file, text } = source.categories;
-		categories = validateYaml(
-			CategoriesSchema,
-			parseYaml(text, file, "bad_categories"),
-			file,
-			"bad_categories",
-			"categories",
-		);
+		categories = (parsers.categories ?? readCategories)(text, file);
 	});
 	const skeleton = files.get("system");
 	if (skeleton !== undefined) diagnostics.push(...checkSkeleton(skeleton, files, parsers.skeleton));

@@ -53,7 +53,15 @@ describe("lsp checks", () => {
 				for (const d of expected) codes.add(d.code);
 			}
 		}
+		for (const extra of ["bogus: [", "other: 3", ""]) {
+			const categories = { ...source.categories, text: `${source.categories.text}\n${extra}` };
+			const edited = { ...source, categories };
+			const expected = fresh(edited);
+			expect(checkSet(edited), `categories + ${extra}`).toEqual(expected);
+			for (const d of expected) codes.add(d.code);
+		}
 		expect([...codes].sort()).toEqual([
+			"bad_categories",
 			"bad_front_matter",
 			"bad_template",
 			"section_order",
