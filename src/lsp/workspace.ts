@@ -69,6 +69,8 @@ export function parseCached(text: string, file: string): Parsed {
 export class TemplatesFolder {
 	private disk: Map<string, TemplateSetSource> | undefined;
 	private diskError: ContextError | undefined;
+	/** The lock's text on disk (null: there is none), read once per reload. */
+	private lockText: string | null | undefined;
 
 	constructor(
 		readonly root: string,
@@ -79,6 +81,7 @@ export class TemplatesFolder {
 	reload(): void {
 		this.disk = undefined;
 		this.diskError = undefined;
+		this.lockText = undefined;
 	}
 
 	/** Whether `file` is one of this folder's: a set's template, a categories file or the lock. */
@@ -131,7 +134,9 @@ export class TemplatesFolder {
 		const file = join(this.root, LOCK_NAME);
 		const open = this.overlay.get(file);
 		if (open !== undefined) return { file, text: open };
-		return existsSync(file) ? { file, text: readFileSync(file, "utf8") } : undefined;
+		if (this.lockText === undefined)
+			this.lockText = existsSync(file) ? readFileSync(file, "utf8") : null;
+		return this.lockText === null ? undefined : { file, text: this.lockText };
 	}
 
 	private categoryFiles(): Set<string> {

@@ -89,6 +89,31 @@ describe("lsp navigation and commands", () => {
 	});
 });
 
+describe("lsp lock", () => {
+	it("picks up a lock changed on disk: a text the lock records otherwise, under the same version", async () => {
+		const lockFile = join(root, "lock.json");
+		const before = readFileSync(lockFile, "utf8");
+		const lock = JSON.parse(before) as {
+			sets: Record<string, { templates: Record<string, { sha256: string }> }>;
+		};
+		const tools = lock.sets.v1?.templates.tools;
+		if (tools === undefined) throw new Error("no tools in the lock");
+		tools.sha256 = "0".repeat(64);
+		writeFileSync(lockFile, JSON.stringify(lock));
+		const seen = lsp.diagnostics(file("tools"), (ds) => ds.length > 0);
+		await lsp.connection.sendNotification("workspace/didChangeWatchedFiles", {
+			changes: [{ uri: uriOf(lockFile), type: 2 }],
+		});
+		expect((await seen).map((d) => d.code)).toEqual(["version_not_bumped"]);
+		writeFileSync(lockFile, before);
+		const cleared = lsp.diagnostics(file("tools"), (ds) => ds.length === 0);
+		await lsp.connection.sendNotification("workspace/didChangeWatchedFiles", {
+			changes: [{ uri: uriOf(lockFile), type: 2 }],
+		});
+		await cleared;
+	});
+});
+
 describe("lsp fixtures", () => {
 	it("lists the fixture sessions, and picks up a new one", async () => {
 		const list = async () =>
