@@ -81,6 +81,7 @@ export class Publisher {
 		const files = new Set<string>([join(folder.root, LOCK_NAME), ...force]);
 		const error = folder.error();
 		if (error !== undefined) for (const f of force) add(error.toDiagnostic(), f);
+		for (const f of force) for (const d of folder.warningsFor(f)) add(d, f);
 		const inputs = [];
 		for (const source of sets.values()) {
 			const fingerprint = fingerprintOf(source);

@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { ContextError } from "../errors.js";
+import { ContextError, type Diagnostic } from "../errors.js";
 import type { TemplateSetSource } from "../templates/compile.js";
 import { parseTemplateFile, type TemplateFile } from "../templates/front-matter.js";
 import { readTemplateSets, SET_FOLDER } from "../templates/load.js";
@@ -69,6 +69,8 @@ export function parseCached(text: string, file: string): Parsed {
 export class TemplatesFolder {
 	private disk: Map<string, TemplateSetSource> | undefined;
 	private diskError: ContextError | undefined;
+	/** What reading the folder skipped (a `v2-wip/` that is not a set), as `build` reports it. */
+	private diskWarnings: Diagnostic[] = [];
 	/** The lock's text on disk (null: there is none), read once per reload. */
 	private lockText: string | null | undefined;
 
@@ -81,6 +83,7 @@ export class TemplatesFolder {
 	reload(): void {
 		this.disk = undefined;
 		this.diskError = undefined;
+		this.diskWarnings = [];
 		this.lockText = undefined;
 	}
 
@@ -121,6 +124,14 @@ export class TemplatesFolder {
 		return this.diskError;
 	}
 
+	/** The warnings of reading the folder about `file`'s own folder (or a folder above it). */
+	warningsFor(file: string): Diagnostic[] {
+		this.readDisk();
+		return this.diskWarnings
+			.filter((d) => d.file !== undefined && file.startsWith(`${d.file}/`))
+			.map((d) => ({ ...d, file, line: 1 }));
+	}
+
 	/** The set `file` is a template of, if any. */
 	setOf(file: string): TemplateSetSource | undefined {
 		for (const source of this.sets().values()) {
@@ -146,7 +157,7 @@ export class TemplatesFolder {
 	private readDisk(): Map<string, TemplateSetSource> {
 		if (this.disk !== undefined) return this.disk;
 		try {
-			this.disk = readTemplateSets(this.root);
+			this.disk = readTemplateSets(this.root, (d) => this.diskWarnings.push(d));
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
 			this.diskError = error;

@@ -4,9 +4,14 @@
  * the parse caches), the server's findings equal a fresh `checkTemplateSet`.
  * And a finding's range covers the token or the statement it points at.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ContextError, type Diagnostic } from "../../src/errors.js";
 import { checkSet, rangeOf } from "../../src/lsp/diagnostics.js";
+import { Publisher } from "../../src/lsp/publish.js";
+import { TemplatesFolder } from "../../src/lsp/workspace.js";
 import { checkTemplateSet, type TemplateSetSource } from "../../src/templates/compile.js";
 import { readTemplateSets } from "../../src/templates/load.js";
 import { editLastLine, templateSet } from "../support/template-sets.js";
@@ -85,5 +90,29 @@ describe("lsp checks", () => {
 			start: { line: 0, character: 0 },
 			end: { line: 0, character: 1 },
 		});
+	});
+});
+
+describe("lsp publishing", () => {
+	it("warns on a template in a folder that is not a set, as build does, and nothing on the sound set's files", () => {
+		const root = templateSet();
+		mkdirSync(join(root, "v1-wip"));
+		const draft = join(root, "v1-wip", "harness.hbs");
+		writeFileSync(draft, "---\n");
+		const published = new Map<string, { code?: string | number | undefined }[]>();
+		const publisher = new Publisher({
+			publish: (uri, ds) => published.set(uri, ds),
+			openText: () => undefined,
+			fixtures: () => [],
+			log: (message) => {
+				throw new Error(message);
+			},
+		});
+		publisher.touch(new TemplatesFolder(root, new Map()), draft);
+		publisher.flush();
+		expect(published.get(pathToFileURL(draft).href)?.map((d) => d.code)).toEqual([
+			"ignored_folder",
+		]);
+		expect(published.get(pathToFileURL(join(root, "v1", "harness.hbs")).href)).toBeUndefined();
 	});
 });
