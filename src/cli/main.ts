@@ -17,6 +17,7 @@ Usage:
   theway-context preview [session.jsonl|DIR]             a live page of the prompt, for editing templates
   theway-context build [--update] [--watch]              check the templates, fixtures and snapshots
   theway-context serve --stdio                           a sidecar: JSON-RPC 2.0 over stdin/stdout
+  theway-context lsp --stdio                             a language server for editing templates
   theway-context <command> --help                        help for one command
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
@@ -37,6 +38,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 	diff: async () => (await import("./diff.js")).diffCommand,
 	replay: async () => (await import("./replay.js")).replayCommand,
 	preview: async () => (await import("./preview.js")).previewCommand,
+	lsp: async () => (await import("./lsp.js")).lspCommand,
 };
 
 /** Runs the CLI on `argv` (without node and the script). */

@@ -25,29 +25,33 @@ export {
 } from "./constants.js";
 
 export const ToolGroupSchema = z.object({
-	name: z.string(),
-	tools: z.array(z.string()),
+	name: z.string().describe("The category's name, from categories.yaml."),
+	tools: z.array(z.string()).describe("The category's tools, sorted by name."),
 });
 export type ToolGroup = z.infer<typeof ToolGroupSchema>;
 
 export const LineageSchema = z.object({
-	nodeId: z.string(),
-	sourceSessionId: z.string().optional(),
+	nodeId: z.string().describe("The node this session was collapsed from."),
+	sourceSessionId: z.string().optional().describe("The session that node belongs to."),
 });
 export type Lineage = z.infer<typeof LineageSchema>;
 
 /** What the skeleton and the four section templates see. */
 export const SystemViewSchema = z.object({
 	harness: z.object({
-		/** The session's replacement for the first sentence, when it has one. */
-		introduction: z.string().optional(),
+		introduction: z
+			.string()
+			.optional()
+			.describe("The session's replacement for the first sentence, when it has one."),
 	}),
-	toolGroups: z.array(ToolGroupSchema),
+	toolGroups: z
+		.array(ToolGroupSchema)
+		.describe("The tool inventory by category, in the order of categories.yaml."),
 	environment: z.object({
-		cwd: z.string(),
-		memory: z.string().optional(),
+		cwd: z.string().describe("The session's working directory."),
+		memory: z.string().optional().describe("The session's memory text, when it has one."),
 	}),
-	lineage: LineageSchema.optional(),
+	lineage: LineageSchema.optional().describe("Collapse metadata, when the session has it."),
 });
 export type SystemView = z.infer<typeof SystemViewSchema>;
 
