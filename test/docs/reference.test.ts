@@ -14,6 +14,7 @@ import {
 	libraryReference,
 	optionDrift,
 	references,
+	undescribedFields,
 	updateExamples,
 } from "../../src/cli/reference.js";
 import { ROOT } from "../support/serve.js";
@@ -42,6 +43,10 @@ describe("the generated references", () => {
 		expect(optionDrift(added).undocumented).toEqual(["new-option"]);
 		const documented = { ...render, usage: `${render.usage}  --ghost        no such option\n` };
 		expect(optionDrift(documented).unknown).toEqual(["ghost"]);
+	});
+
+	it("describe every view-model field a template can use (descriptions live in the schema)", () => {
+		expect(undescribedFields()).toEqual([]);
 	});
 
 	it("give every export of the library its documentation", async () => {
