@@ -217,3 +217,32 @@ describe("image sizes", () => {
 		expect(imageSize(Buffer.from("plain text").toString("base64"))).toBeUndefined();
 	});
 });
+
+describe("the templates a measure names", () => {
+	it("exist in the set that rendered the session: sections, parts and every framed or stubbed message", () => {
+		const sessions = [
+			FRAMINGS,
+			join(FIXTURES, "sessions/virtualized.jsonl"),
+			...readdirSync(EXAMPLES).map((f) => join(EXAMPLES, f)),
+		];
+		let named = 0;
+		let kinds = new Set<string>();
+		for (const file of sessions) {
+			const { source, size } = measure(file);
+			const has = (name: string) => source?.templates.has(name) === true;
+			for (const s of size.systemPrompt.sections) {
+				expect(has(s.template), `${file}: ${s.template}`).toBe(true);
+				for (const p of s.parts ?? []) expect(has(p.template), `${file}: ${p.template}`).toBe(true);
+			}
+			for (const m of size.messages) {
+				if (m.template === undefined) continue;
+				named++;
+				kinds = kinds.add(m.kind);
+				expect(has(m.template), `${file}: message ${m.index} names ${m.template}`).toBe(true);
+			}
+		}
+		// Framed summaries, commands and stubbed results were among them; custom messages name none.
+		expect(named).toBeGreaterThan(3);
+		expect([...kinds].sort()).toEqual(expect.arrayContaining(["summary", "toolResult"]));
+	});
+});

@@ -37,7 +37,7 @@ export type Verdict =
 	| typeof BAD_METADATA
 	| typeof BAD_COMPACT_CONTEXT;
 
-const isFinite = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
+const finite = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
 
 function isContent(content: unknown): boolean {
 	if (typeof content === "string") return true;
@@ -60,11 +60,11 @@ function holds(kind: FieldKind, v: unknown): boolean {
 		case "parent":
 			return v === null || typeof v === "string";
 		case "number?":
-			return v === undefined || isFinite(v);
+			return v === undefined || finite(v);
 		case "version?":
 			return v === undefined || (Number.isSafeInteger(v) && (v as number) >= 1);
 		case "exitCode?":
-			return v === undefined || v === null || isFinite(v);
+			return v === undefined || v === null || finite(v);
 		case "boolean?":
 			return v === undefined || typeof v === "boolean";
 		case "content":
