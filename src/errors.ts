@@ -48,6 +48,7 @@ export type ErrorCode =
 	| "too_large"
 	| "over_budget"
 	| "internal"
+	| "unknown_format"
 	// warnings
 	| "torn_line"
 	| "skipped_line"
@@ -63,7 +64,9 @@ export type ErrorCode =
 	| "summary_cut"
 	| "lock_stale"
 	| "ignored_folder"
-	| "no_fixtures";
+	| "no_fixtures"
+	| "unknown_record"
+	| "import_lossy";
 
 /** A finding that does not stop the run (or, with severity "error", one of many collected). */
 export interface Diagnostic extends Location {

@@ -1,0 +1,110 @@
+/**
+ * One source file to our log: read its records, tell its format, convert,
+ * and write the log with its `import_source` entry first. The single entry
+ * point of the importers, used by `theway-context import` and by the log
+ * reader for a foreign file given to `render`, `inspect` and the rest. Pure:
+ * bytes in, text out; the same bytes give the same text.
+ */
+import { basename } from "node:path";
+import { ContextError } from "../errors.js";
+import { Accounting, type SourceFormat } from "./accounting.js";
+import { convertClaudeCode } from "./claude-code.js";
+import { convertCodex } from "./codex.js";
+import { detectFormat } from "./detect.js";
+import { customEntry, IMPORT_SOURCE, type ImportResult, writeLog } from "./entries.js";
+import { DEFAULT_MAX_RECORD_BYTES, isObj, readRecords } from "./records.js";
+
+export interface ImportOptions {
+	/** The source's format; `auto` (the default) tells it from the records. */
+	from?: "auto" | SourceFormat;
+	/** A line longer than this is skipped with a warning (default 64 MiB). */
+	maxRecordBytes?: number;
+}
+
+/** The formats `--from` names. */
+export const FORMATS = ["auto", "claude-code", "codex", "theway"] as const;
+
+/** Whether `bytes` start with our session header (the first line that is not blank). */
+export function isOwnFormat(bytes: Buffer): boolean {
+	let start = 0;
+	while (start < bytes.length) {
+		let end = bytes.indexOf(0x0a, start);
+		if (end < 0) end = bytes.length;
+		const text = bytes.toString("utf8", start, Math.min(end, start + 1024 * 1024)).trim();
+		if (text !== "") {
+			try {
+				const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+				return isObj(value) && value.type === "session";
+			} catch {
+				return false;
+			}
+		}
+		start = end + 1;
+	}
+	return false;
+}
+
+/**
+ * Imports the bytes of one session file named `file`. Our own format comes
+ * back unchanged; a file of no known format is a located `unknown_format` error.
+ */
+export function importSession(
+	bytes: Buffer,
+	file: string,
+	options: ImportOptions = {},
+): ImportResult {
+	const from = options.from ?? "auto";
+	if (from === "theway" || (from === "auto" && isOwnFormat(bytes))) {
+		const text = bytes.toString("utf8");
+		const lines = text.split("\n").length - 1;
+		return {
+			format: "theway",
+			text,
+			sourceLines: Array.from({ length: lines }, (_, i) => i + 2),
+			warnings: [],
+			counts: {},
+			records: 0,
+		};
+	}
+	const acc = new Accounting(file);
+	const records = readRecords(bytes, acc, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
+	const format = from === "auto" ? detectFormat(records) : from;
+	if (format === undefined || format === "theway") {
+		throw new ContextError(
+			"unknown_format",
+			records.length === 0
+				? "no session records: the file is empty or holds no JSON lines"
+				: "not a Claude Code, Codex or theway session log: no record says which (give --from)",
+			{ file, line: records[0]?.line ?? 1 },
+			{ diagnostics: acc.warnings.length > 20 ? [] : acc.warnings },
+		);
+	}
+	const name = basename(file).replace(/\.jsonl$/, "");
+	const converted =
+		format === "claude-code"
+			? convertClaudeCode(records, acc, name)
+			: convertCodex(records, acc, name);
+	const counts = acc.counts();
+	const source = customEntry(
+		IMPORT_SOURCE,
+		"import-source",
+		null,
+		String(converted.header.timestamp),
+		{
+			format,
+			source: basename(file),
+			records: acc.total(),
+			counts,
+			...converted.details,
+		},
+	);
+	const warnings = [...acc.warnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+	return {
+		format,
+		text: writeLog(converted.header, [source, ...converted.entries]),
+		sourceLines: [1, ...converted.lines],
+		warnings,
+		counts,
+		records: acc.total(),
+	};
+}
