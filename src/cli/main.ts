@@ -14,6 +14,7 @@ Usage:
   theway-context inspect <session.jsonl> [options]       measure each section and message in tokens
   theway-context diff <session|DIR>... --from A --to B   what a template change does to sessions
   theway-context preview [session.jsonl|DIR]             a live page of the prompt, for editing templates
+  theway-context import <file|DIR>... [--out FILE|DIR]   Claude Code and Codex sessions as session logs
   theway-context build [--update] [--watch]              check the templates, fixtures and snapshots
   theway-context serve --stdio                           a sidecar: JSON-RPC 2.0 over stdin/stdout
   theway-context <command> --help                        help for one command
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 	inspect: async () => (await import("./inspect.js")).inspectCommand,
 	diff: async () => (await import("./diff.js")).diffCommand,
 	preview: async () => (await import("./preview.js")).previewCommand,
+	import: async () => (await import("./import.js")).importCommand,
 };
 
 /** Runs the CLI on `argv` (without node and the script). */

@@ -196,7 +196,8 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 		this.store = new EntryStore((indices) => this.readBack(indices));
 		this.parser.push(converted.bytes, this.pending);
 		this.parser.end(this.pending);
-		for (const parsed of this.pending) parsed.line = converted.sourceLines[parsed.line - 2] ?? parsed.line;
+		for (const parsed of this.pending)
+			parsed.line = converted.sourceLines[parsed.line - 2] ?? parsed.line;
 	}
 
 	/** A later read of a converted file: unchanged, nothing new; changed, read it afresh. */
