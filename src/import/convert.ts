@@ -11,7 +11,7 @@ import { Accounting, type SourceFormat } from "./accounting.js";
 import { convertClaudeCode } from "./claude-code.js";
 import { convertCodex } from "./codex.js";
 import { detectFormat } from "./detect.js";
-import { customEntry, IMPORT_SOURCE, type ImportResult, writeLog } from "./entries.js";
+import { customEntry, IMPORT_SOURCE, type ImportResult, type OutEntry, writeLog } from "./entries.js";
 import { DEFAULT_MAX_RECORD_BYTES, isObj, readRecords } from "./records.js";
 
 export interface ImportOptions {
@@ -84,6 +84,7 @@ export function importSession(
 		format === "claude-code"
 			? convertClaudeCode(records, acc, name)
 			: convertCodex(records, acc, name);
+	settleIds(converted.entries, converted.lines, acc);
 	const counts = acc.counts();
 	const source = customEntry(
 		IMPORT_SOURCE,
@@ -107,4 +108,38 @@ export function importSession(
 		counts,
 		records: acc.total(),
 	};
+}
+
+/**
+ * Makes ids unique and parents resolvable, as `--strict` requires: a repeated
+ * id gets its line appended (later references name the later entry, as the
+ * reader's "later wins" would), and a parent that names no earlier entry
+ * becomes null, each with a warning.
+ */
+function settleIds(entries: OutEntry[], lines: readonly number[], acc: Accounting): void {
+	const current = new Map<string, string>([["import-source", "import-source"]]);
+	entries.forEach((e, i) => {
+		const line = lines[i] as number;
+		if (e.parentId !== null) {
+			const parent = current.get(e.parentId);
+			if (parent === undefined) {
+				acc.warn(line, `the parent ${JSON.stringify(e.parentId)} is not in the log: the entry starts a new branch`);
+				e.parentId = null;
+			} else e.parentId = parent;
+		}
+		if (current.has(e.id)) {
+			const renamed = uniqueName(`${e.id}#${line}`, current);
+			acc.warn(line, `the id ${JSON.stringify(e.id)} is used twice: this one is ${JSON.stringify(renamed)}`);
+			if (e.firstKeptEntryId === e.id) e.firstKeptEntryId = renamed;
+			current.set(e.id, renamed);
+			current.set(renamed, renamed);
+			e.id = renamed;
+		} else current.set(e.id, e.id);
+	});
+}
+
+function uniqueName(base: string, taken: ReadonlyMap<string, string>): string {
+	let name = base;
+	for (let k = 2; taken.has(name); k++) name = `${base}.${k}`;
+	return name;
 }
