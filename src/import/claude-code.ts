@@ -59,7 +59,6 @@ interface Group {
 	messageId: string | undefined;
 	/** The last entry of the response's block: the message, then its results in file order. */
 	tail: string;
-	hasResults: boolean;
 }
 
 class ClaudeCodeImport {
@@ -110,9 +109,9 @@ class ClaudeCodeImport {
 		if (out !== undefined) return out;
 		this.acc.warn(
 			line,
-			`${key} ${JSON.stringify(p)} names no earlier record: the record starts a new branch`,
+			`${key} ${JSON.stringify(p)} names no earlier record: hung on the record before it in the file`,
 		);
-		return null;
+		return this.lastMain;
 	}
 
 	/** Where a new conversation entry under `parent` hangs: after the response block it follows. */
@@ -224,9 +223,9 @@ class ClaudeCodeImport {
 		if (
 			group !== undefined &&
 			messageId !== undefined &&
-			group.messageId === messageId &&
-			!group.hasResults
+			group.messageId === messageId
 		) {
+			// One response, even when streamed tool calls ran (and wrote their results) before it ended.
 			const e = group.entry;
 			const m = e.message as Obj;
 			(m.content as Obj[]).push(...content);
@@ -237,7 +236,7 @@ class ClaudeCodeImport {
 			);
 			this.alias.set(uuid, e.id);
 			this.acc.mapped("assistant");
-			this.lastConversation = e.id;
+			this.lastConversation = group.tail;
 			return;
 		}
 		let hang = this.attach(parent);
@@ -268,7 +267,7 @@ class ClaudeCodeImport {
 			},
 		});
 		this.push(e, line);
-		const g: Group = { entry: e, messageId, tail: uuid, hasResults: false };
+		const g: Group = { entry: e, messageId, tail: uuid };
 		this.blockOf.set(uuid, g);
 		this.anchor.set(uuid, uuid);
 		this.alias.set(uuid, uuid);
@@ -351,7 +350,6 @@ class ClaudeCodeImport {
 		this.alias.set(uuid, last);
 		if (group !== undefined && results.length > 0) {
 			group.tail = last;
-			group.hasResults = true;
 			for (const e of made) this.blockOf.set(e.id, group);
 		}
 		this.lastConversation = last;
