@@ -89,6 +89,8 @@ class ClaudeCodeImport {
 	constructor(
 		private readonly acc: Accounting,
 		private readonly sideAsMain: boolean,
+		/** Every uuid in the file: a title names its leaf, often before it. */
+		private readonly uuids: ReadonlySet<string>,
 		fallbackTime: string,
 	) {
 		this.lastTime = fallbackTime;
@@ -173,7 +175,7 @@ class ClaudeCodeImport {
 	): void {
 		const parent = uuid === undefined ? this.lastMain : this.parentOf(value, line);
 		const id = uuid ?? `cc-line-${line}`;
-		const title = titleOf(value, type, this.alias);
+		const title = titleOf(value, type, this.uuids);
 		const e =
 			title === undefined
 				? customEntry(`claude-code/${type}`, id, parent, time, value)
@@ -220,11 +222,7 @@ class ClaudeCodeImport {
 		});
 		for (const b of content)
 			if (b.type === "toolCall") this.toolNames.set(b.id as string, b.name as string);
-		if (
-			group !== undefined &&
-			messageId !== undefined &&
-			group.messageId === messageId
-		) {
+		if (group !== undefined && messageId !== undefined && group.messageId === messageId) {
 			// One response, even when streamed tool calls ran (and wrote their results) before it ended.
 			const e = group.entry;
 			const m = e.message as Obj;
@@ -423,12 +421,12 @@ class ClaudeCodeImport {
 	}
 }
 
-function titleOf(value: Obj, type: string, alias: Map<string, string | null>): string | undefined {
+function titleOf(value: Obj, type: string, uuids: ReadonlySet<string>): string | undefined {
 	if (type === "custom-title") return str(value, "customTitle");
 	if (type === "ai-title") return str(value, "aiTitle");
 	if (type === "summary") {
 		const leaf = str(value, "leafUuid");
-		return leaf !== undefined && alias.has(leaf) ? str(value, "summary") : undefined;
+		return leaf !== undefined && uuids.has(leaf) ? str(value, "summary") : undefined;
 	}
 	return undefined;
 }
@@ -460,7 +458,10 @@ export function convertClaudeCode(
 		first === undefined ? undefined : (first.value as Obj).timestamp,
 		new Date(0).toISOString(),
 	);
-	const run = new ClaudeCodeImport(acc, sideAsMain, start);
+	const uuids = new Set<string>();
+	for (const { value } of records)
+		if (isObj(value) && typeof value.uuid === "string") uuids.add(value.uuid);
+	const run = new ClaudeCodeImport(acc, sideAsMain, uuids, start);
 	for (const r of records) run.record(r);
 	const details = run.details();
 	const h = run.headerFields;

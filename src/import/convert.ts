@@ -11,7 +11,13 @@ import { Accounting, type SourceFormat } from "./accounting.js";
 import { convertClaudeCode } from "./claude-code.js";
 import { convertCodex } from "./codex.js";
 import { detectFormat } from "./detect.js";
-import { customEntry, IMPORT_SOURCE, type ImportResult, type OutEntry, writeLog } from "./entries.js";
+import {
+	customEntry,
+	IMPORT_SOURCE,
+	type ImportResult,
+	type OutEntry,
+	writeLog,
+} from "./entries.js";
 import { DEFAULT_MAX_RECORD_BYTES, isObj, readRecords } from "./records.js";
 
 export interface ImportOptions {
@@ -123,13 +129,19 @@ function settleIds(entries: OutEntry[], lines: readonly number[], acc: Accountin
 		if (e.parentId !== null) {
 			const parent = current.get(e.parentId);
 			if (parent === undefined) {
-				acc.warn(line, `the parent ${JSON.stringify(e.parentId)} is not in the log: the entry starts a new branch`);
+				acc.warn(
+					line,
+					`the parent ${JSON.stringify(e.parentId)} is not in the log: the entry starts a new branch`,
+				);
 				e.parentId = null;
 			} else e.parentId = parent;
 		}
 		if (current.has(e.id)) {
 			const renamed = uniqueName(`${e.id}#${line}`, current);
-			acc.warn(line, `the id ${JSON.stringify(e.id)} is used twice: this one is ${JSON.stringify(renamed)}`);
+			acc.warn(
+				line,
+				`the id ${JSON.stringify(e.id)} is used twice: this one is ${JSON.stringify(renamed)}`,
+			);
 			if (e.firstKeptEntryId === e.id) e.firstKeptEntryId = renamed;
 			current.set(e.id, renamed);
 			current.set(renamed, renamed);
