@@ -18,6 +18,14 @@ const CODEX_ENVELOPES = new Set([
 	"event_msg",
 	"compacted",
 ]);
+/** Record types no other agent writes. */
+const CLAUDE_CODE_ONLY = new Set([
+	"file-history-snapshot",
+	"queue-operation",
+	"last-prompt",
+	"custom-title",
+	"ai-title",
+]);
 /** The items a pre-envelope Codex file holds bare. */
 export const CODEX_BARE_ITEMS = new Set([
 	"message",
@@ -43,6 +51,7 @@ export function detectFormat(records: readonly SourceRecord[]): SourceFormat | u
 			return "codex";
 		if ("uuid" in value && "parentUuid" in value) return "claude-code";
 		if (type === "summary" && "leafUuid" in value) return "claude-code";
+		if (typeof type === "string" && CLAUDE_CODE_ONLY.has(type)) return "claude-code";
 		if (typeof value.sessionId === "string" && typeof type === "string") return "claude-code";
 		if (i === 0 && typeof value.id === "string" && type === undefined && "timestamp" in value) {
 			const next = records[1]?.value;

@@ -38,9 +38,7 @@ describe("import command", () => {
 		const out = join(tempDir("theway-import-out-"), "logs");
 		const result = await runCli(["import", src, "--out", out, "--jobs", "1"]);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(
-			/broken\.jsonl:1: no session records/,
-		);
+		expect(result.stderr).toMatch(/broken\.jsonl:1: no session records/);
 		expect(existsSync(join(out, "cc-tree.jsonl"))).toBe(true);
 		expect(existsSync(join(out, "nested/codex-rollback.jsonl"))).toBe(true);
 		expect(existsSync(join(out, "broken.jsonl"))).toBe(false);
