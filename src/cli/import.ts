@@ -9,7 +9,7 @@ import { findSessionLogs } from "../log/files.js";
 import { escapeControl } from "../render/terminal.js";
 import type { ImportJob, ImportOutcome } from "./import-job.js";
 import { importAll } from "./import-pool.js";
-import { choiceOption, defineCommand, HELP_OPTION, type Io, printDiagnostic } from "./io.js";
+import { choiceOption, defineCommand, HELP_OPTION, printDiagnostic } from "./io.js";
 
 export const IMPORT_USAGE = `Usage: theway-context import <file|DIR>... [options]
 

@@ -106,16 +106,26 @@ class CodexImport {
 			return;
 		}
 		switch (type) {
-			case "session_meta":
-				return this.sessionMeta(payload, line);
-			case "turn_context":
-				return this.turnContext(payload, line);
-			case "response_item":
-				return this.item(payload, line, "response_item/");
-			case "compacted":
-				return this.compacted(payload, line);
-			case "event_msg":
-				return this.event(payload, line);
+			case "session_meta": {
+				this.sessionMeta(payload, line);
+				return;
+			}
+			case "turn_context": {
+				this.turnContext(payload, line);
+				return;
+			}
+			case "response_item": {
+				this.item(payload, line, "response_item/");
+				return;
+			}
+			case "compacted": {
+				this.compacted(payload, line);
+				return;
+			}
+			case "event_msg": {
+				this.event(payload, line);
+				return;
+			}
 			default:
 				this.acc.warned(type, line, `skipped: unknown record type ${JSON.stringify(type)}`);
 		}
@@ -182,7 +192,10 @@ class CodexImport {
 	private item(item: Obj, line: number, prefix: string): void {
 		const type = typeof item.type === "string" ? item.type : "(no type)";
 		const name = `${prefix}${type}`;
-		if (type === "message") return this.message(item, line, name);
+		if (type === "message") {
+			this.message(item, line, name);
+			return;
+		}
 		if (type === "reasoning") {
 			const text = reasoningText(item);
 			if (text !== undefined) this.assistantPart({ type: "thinking", thinking: text }, line);
@@ -196,13 +209,19 @@ class CodexImport {
 			this.acc.mapped(name);
 			return;
 		}
-		if (OUTPUTS.has(type)) return this.output(item, line, name);
+		if (OUTPUTS.has(type)) {
+			this.output(item, line, name);
+			return;
+		}
 		if (type === "compaction" || type === "compaction_summary") {
 			this.compaction("", true, line, {});
 			this.acc.mapped(name);
 			return;
 		}
-		if (SIDE_ITEMS.has(type)) return this.keep(type, item, line);
+		if (SIDE_ITEMS.has(type)) {
+			this.keep(type, item, line);
+			return;
+		}
 		this.acc.warned(name, line, `skipped: unknown item type ${JSON.stringify(type)}`);
 	}
 
@@ -326,20 +345,28 @@ class CodexImport {
 	private event(payload: Obj, line: number): void {
 		const type = typeof payload.type === "string" ? payload.type : "(no type)";
 		const name = `event_msg/${type}`;
-		if (ECHOES.has(type)) return this.acc.mapped(name);
+		if (ECHOES.has(type)) {
+			this.acc.mapped(name);
+			return;
+		}
 		if (type === "token_count") {
 			const usage = obj(obj(payload, "info") ?? {}, "last_token_usage");
 			if (usage !== undefined && this.lastAssistant !== undefined)
 				(this.lastAssistant.message as Obj).usage = usageOf(usage);
-			return this.acc.mapped(name);
+			this.acc.mapped(name);
+			return;
 		}
-		if (type === "thread_rolled_back") return this.rollback(payload, line, name);
+		if (type === "thread_rolled_back") {
+			this.rollback(payload, line, name);
+			return;
+		}
 		if (type === "thread_name_updated" && typeof payload.thread_name === "string") {
 			this.push(
 				entry("session_info", `cx-${line}`, this.tip, this.time, { name: payload.thread_name }),
 				line,
 			);
-			return this.acc.mapped(name);
+			this.acc.mapped(name);
+			return;
 		}
 		this.push(customEntry("codex/event_msg", `cx-${line}`, this.tip, this.time, payload), line);
 		this.acc.custom(name);

@@ -27,7 +27,7 @@ describe("Claude Code import", () => {
 	it("merges the records of one response into one message, its usage counted once", () => {
 		const { bundle, lines } = importFixture("cc-merged-response.jsonl");
 		expect(roles(bundle)).toEqual(["user", "assistant", "toolResult", "assistant"]);
-		const first = bundle.messages[1] as {
+		const first = bundle.messages[1] as unknown as {
 			content: { type: string }[];
 			usage: { output: number; cacheRead: number };
 		};
@@ -53,7 +53,7 @@ describe("Claude Code import", () => {
 			"toolResult",
 			"assistant",
 		]);
-		const results = bundle.messages.filter((m) => m.role === "toolResult") as {
+		const results = bundle.messages.filter((m) => m.role === "toolResult") as unknown as {
 			toolCallId: string;
 			isError: boolean;
 			content: { type: string }[];
@@ -64,7 +64,9 @@ describe("Claude Code import", () => {
 			"text",
 			"image",
 		]);
-		expect(textOf(bundle.messages.at(-1) as { content: unknown })).toBe("Read all three.");
+		expect(textOf(bundle.messages.at(-1) as unknown as { content: unknown })).toBe(
+			"Read all three.",
+		);
 	});
 
 	it("makes one compaction of a boundary and its summary record; the summary reaches the model once", () => {

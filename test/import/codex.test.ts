@@ -53,12 +53,12 @@ describe("Codex import", () => {
 			"toolResult",
 			"assistant",
 		]);
-		const [dev, envc] = bundle.messages as { customType: string }[];
+		const [dev, envc] = bundle.messages as unknown as { customType: string }[];
 		expect([dev?.customType, envc?.customType]).toEqual([
 			"codex/developer",
 			"codex/environment_context",
 		]);
-		const call = bundle.messages[3] as {
+		const call = bundle.messages[3] as unknown as {
 			content: { type: string; name?: string }[];
 			usage: { input: number; cacheRead: number };
 		};
@@ -69,7 +69,7 @@ describe("Codex import", () => {
 			"local_shell",
 		]);
 		expect(call.usage).toMatchObject({ input: 30, cacheRead: 20, output: 9 });
-		const results = bundle.messages.filter((m) => m.role === "toolResult") as {
+		const results = bundle.messages.filter((m) => m.role === "toolResult") as unknown as {
 			toolName: string;
 			isError: boolean;
 			details?: { exitCode: number };

@@ -94,7 +94,7 @@ export function claudeSource(
 				for (let c = 0; c < step.calls; c++)
 					parts.push([{ type: "tool_use", id: `call${k}-${c}`, name: "Bash", input: { c } }]);
 				const holders: string[] = [];
-				let parent = last;
+				let parent: string | null = last;
 				parts.forEach((content, p) => {
 					const split = p === 0 && step.split > 1;
 					const r = add(

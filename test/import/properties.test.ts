@@ -35,6 +35,18 @@ function check(source: Source, dir: string, reached: Map<string, number>): void 
 	writeFileSync(file, result.text);
 	const bundle = new ContextService({ strict: true }).loadSync(file);
 	expect(bundle.meta.entryCount).toBe(result.text.split("\n").length - 2);
+	// every call on the branch has its result on the branch (parallel calls included)
+	const calls = bundle.messages.flatMap((m) =>
+		m.role === "assistant" && Array.isArray(m.content)
+			? m.content.flatMap((b) =>
+					b.type === "toolCall" ? [(b as unknown as { id: string }).id] : [],
+				)
+			: [],
+	);
+	const results = new Set(
+		bundle.messages.flatMap((m) => (m.role === "toolResult" ? [m.toolCallId] : [])),
+	);
+	for (const id of calls) expect(results.has(id), id).toBe(true);
 }
 
 describe("import property", () => {

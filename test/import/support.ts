@@ -31,11 +31,16 @@ export function importFixture(name: string): Loaded {
 }
 
 /** A message's text blocks joined, or its string content. */
-export function textOf(message: { content?: unknown }): string {
-	const c = message.content;
+export function textOf(message: unknown): string {
+	const c = (message as { content?: unknown }).content;
 	if (typeof c === "string") return c;
 	if (!Array.isArray(c)) return "";
 	return c.map((b: { type: string; text?: string }) => (b.type === "text" ? b.text : "")).join("");
+}
+
+/** A message as the shape a test reads of it. */
+export function as<T>(message: unknown): T {
+	return message as T;
 }
 
 /** The roles of a bundle's messages, in order. */
