@@ -16,6 +16,8 @@ export interface SourceRecord {
 	value: unknown;
 	/** 1-based line in the source file. */
 	line: number;
+	/** The line's JSON text, to keep a record whole without writing it anew. */
+	text: string;
 }
 
 /** What became of the records of one type. */

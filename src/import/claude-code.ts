@@ -123,7 +123,7 @@ class ClaudeCodeImport {
 		return group === undefined || group.tail === a ? parent : group.tail;
 	}
 
-	record({ value, line }: SourceRecord): void {
+	record({ value, line, text }: SourceRecord): void {
 		if (!isObj(value)) {
 			this.acc.warned("(not an object)", line, "skipped: a record that is not a JSON object");
 			return;
@@ -135,7 +135,7 @@ class ClaudeCodeImport {
 		const uuid = str(value, "uuid");
 		const isConversation = (type === "user" || type === "assistant") && isObj(value.message);
 		if (value.isSidechain === true && !this.sideAsMain) {
-			this.sidechain(value, type, uuid, line, time);
+			this.sidechain(value, type, uuid, line, time, text);
 			return;
 		}
 		if (isConversation && uuid !== undefined) {
@@ -155,7 +155,7 @@ class ClaudeCodeImport {
 			if (uuid !== undefined) this.alias.set(uuid, this.parentOf(value, line));
 			return;
 		}
-		this.bookkeeping(value, type, uuid, line, time);
+		this.bookkeeping(value, type, uuid, line, time, text);
 	}
 
 	private noteHeader(value: Obj, time: string): void {
@@ -172,13 +172,14 @@ class ClaudeCodeImport {
 		uuid: string | undefined,
 		line: number,
 		time: string,
+		text: string,
 	): void {
 		const parent = uuid === undefined ? this.lastMain : this.parentOf(value, line);
 		const id = uuid ?? `cc-line-${line}`;
 		const title = titleOf(value, type, this.uuids);
 		const e =
 			title === undefined
-				? customEntry(`claude-code/${type}`, id, parent, time, value)
+				? customEntry(`claude-code/${type}`, id, parent, time, value, text)
 				: entry("session_info", id, parent, time, { name: title });
 		if (title === undefined) this.acc.custom(type);
 		else this.acc.mapped(type);
@@ -195,6 +196,7 @@ class ClaudeCodeImport {
 		uuid: string | undefined,
 		line: number,
 		time: string,
+		text: string,
 	): void {
 		const key = str(value, "agentId") ?? str(value, "sessionId") ?? "sidechain";
 		const seen = this.sidechains.get(key);
@@ -203,7 +205,7 @@ class ClaudeCodeImport {
 		const p = str(value, "parentUuid");
 		const parent = p === undefined ? null : (this.alias.get(p) ?? null);
 		const id = uuid ?? `cc-line-${line}`;
-		this.push(customEntry("claude-code/sidechain", id, parent, time, value), line, true);
+		this.push(customEntry("claude-code/sidechain", id, parent, time, value, text), line, true);
 		this.anchor.set(id, null);
 		if (uuid !== undefined) this.alias.set(uuid, id);
 		this.acc.custom(`${type} (sidechain)`);

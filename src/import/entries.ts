@@ -54,15 +54,26 @@ export function entry(
 	return { type, id, parentId, timestamp, ...fields };
 }
 
-/** A `custom` entry holding a source record whole, out of the context. */
+/** Where an entry keeps the JSON text of its `data`, written as it is (JSON.stringify skips symbols). */
+const RAW = Symbol("raw data");
+
+/**
+ * A `custom` entry holding a source record whole, out of the context. Given
+ * the record's JSON text, the entry writes it as it was, without
+ * serializing it anew.
+ */
 export function customEntry(
 	customType: string,
 	id: string,
 	parentId: string | null,
 	timestamp: string,
 	data: unknown,
+	text?: string,
 ): OutEntry {
-	return entry("custom", id, parentId, timestamp, { customType, data });
+	if (text === undefined) return entry("custom", id, parentId, timestamp, { customType, data });
+	const e = entry("custom", id, parentId, timestamp, { customType });
+	(e as Record<symbol, string>)[RAW] = text;
+	return e;
 }
 
 /** The session header of our format. */
@@ -73,13 +84,20 @@ export function header(id: string, timestamp: string, cwd: string, extra: Obj = 
 /** The log's text: the header, then one entry a line, each line ending with `\n`. */
 export function writeLog(head: Obj, entries: readonly OutEntry[]): string {
 	const out: string[] = [JSON.stringify(head)];
-	for (const e of entries) out.push(JSON.stringify(e));
+	for (const e of entries) {
+		const raw = (e as Record<symbol, string | undefined>)[RAW];
+		const json = JSON.stringify(e);
+		out.push(raw === undefined ? json : `${json.slice(0, -1)},"data":${raw}}`);
+	}
 	return `${out.join("\n")}\n`;
 }
+
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** An ISO timestamp from a source value, else `fallback`. */
 export function isoTime(value: unknown, fallback: string): string {
 	if (typeof value !== "string") return fallback;
+	if (ISO.test(value)) return value;
 	const t = Date.parse(value);
 	return Number.isNaN(t) ? fallback : new Date(t).toISOString();
 }

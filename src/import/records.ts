@@ -34,7 +34,8 @@ export function readRecords(
 				"line_too_long",
 			);
 		} else if (!isBlank(bytes, start, end)) {
-			const text = bytes.toString("utf8", start, end);
+			let text = bytes.toString("utf8", start, end);
+			if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 			const value = parse(text);
 			if (value === undefined) {
 				const torn = end === bytes.length;
@@ -44,7 +45,7 @@ export function readRecords(
 					torn ? "skipped: the last line is cut short (not valid JSON)" : "skipped: not valid JSON",
 					torn ? "torn_line" : "bad_json",
 				);
-			} else records.push({ value, line });
+			} else records.push({ value, line, text: text.trim() });
 		}
 		start = end + 1;
 	}
@@ -53,7 +54,7 @@ export function readRecords(
 
 function parse(text: string): unknown {
 	try {
-		return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+		return JSON.parse(text);
 	} catch {
 		return undefined;
 	}
