@@ -9,6 +9,8 @@ import { Worker } from "node:worker_threads";
 import { type ImportJob, type ImportOutcome, runImportJob } from "./import-job.js";
 
 const WORKER = fileURLToPath(new URL("./import-worker.js", import.meta.url));
+/** The most files handed to a worker at once. */
+const MAX_BATCH = 32;
 
 /** Runs every job on `threads` threads; `progress` is told each time one is done. */
 export async function importAll(
@@ -34,12 +36,20 @@ export async function importAll(
 					new Promise<void>((resolve, reject) => {
 						const send = () => {
 							if (next === jobs.length) return resolve();
-							const index = next++;
-							worker.postMessage({ index, job: jobs[index] });
+							// Batches: a small file takes less than a thread's wake-up on a busy machine.
+							const size = Math.max(
+								1,
+								Math.min(MAX_BATCH, Math.floor((jobs.length - next) / (workers.length * 4))),
+							);
+							const start = next;
+							next += size;
+							worker.postMessage({ start, jobs: jobs.slice(start, start + size) });
 						};
-						worker.on("message", (m: { index: number; outcome: ImportOutcome }) => {
-							outcomes[m.index] = m.outcome;
-							progress(++done, m.outcome);
+						worker.on("message", (m: { start: number; outcomes: ImportOutcome[] }) => {
+							m.outcomes.forEach((outcome, k) => {
+								outcomes[m.start + k] = outcome;
+								progress(++done, outcome);
+							});
 							send();
 						});
 						worker.on("error", reject);

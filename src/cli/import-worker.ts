@@ -1,7 +1,7 @@
-/** An `import` worker thread: runs the jobs it is sent, one message per file each way. */
+/** An `import` worker thread: runs the batches of jobs it is sent, one message per batch each way. */
 import { parentPort } from "node:worker_threads";
 import { type ImportJob, runImportJob } from "./import-job.js";
 
-parentPort?.on("message", (job: { index: number; job: ImportJob }) => {
-	parentPort?.postMessage({ index: job.index, outcome: runImportJob(job.job) });
+parentPort?.on("message", (batch: { start: number; jobs: ImportJob[] }) => {
+	parentPort?.postMessage({ start: batch.start, outcomes: batch.jobs.map(runImportJob) });
 });
