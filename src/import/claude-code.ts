@@ -74,6 +74,11 @@ class ClaudeCodeImport {
 	private readonly sidechains = new Map<string, { records: number; firstLine: number }>();
 	private readonly subagents: Obj[] = [];
 	private pendingCompaction: OutEntry | undefined;
+	/** Summaries waiting to know whether their leaf is in the file. */
+	private readonly titles: { entry: OutEntry; leaf: string; text: string }[] = [];
+	/** Whether a conversation record was read on the main line, and on a sidechain. */
+	sawMain = false;
+	sawSide = false;
 	private lastTime: string;
 	private lastMain: string | null = null;
 	/** The last conversation entry in file order: the branch's end. */
@@ -89,8 +94,6 @@ class ClaudeCodeImport {
 	constructor(
 		private readonly acc: Accounting,
 		private readonly sideAsMain: boolean,
-		/** Every uuid in the file: a title names its leaf, often before it. */
-		private readonly uuids: ReadonlySet<string>,
 		fallbackTime: string,
 	) {
 		this.lastTime = fallbackTime;
@@ -134,6 +137,10 @@ class ClaudeCodeImport {
 		this.noteHeader(value, time);
 		const uuid = str(value, "uuid");
 		const isConversation = (type === "user" || type === "assistant") && isObj(value.message);
+		if (isConversation) {
+			if (value.isSidechain === true) this.sawSide = true;
+			else this.sawMain = true;
+		}
 		if (value.isSidechain === true && !this.sideAsMain) {
 			this.sidechain(value, type, uuid, line, time, text);
 			return;
@@ -176,12 +183,15 @@ class ClaudeCodeImport {
 	): void {
 		const parent = uuid === undefined ? this.lastMain : this.parentOf(value, line);
 		const id = uuid ?? `cc-line-${line}`;
-		const title = titleOf(value, type, this.uuids);
+		const title = titleOf(value, type);
+		const leaf = type === "summary" ? str(value, "leafUuid") : undefined;
 		const e =
 			title === undefined
 				? customEntry(`claude-code/${type}`, id, parent, time, value, text)
 				: entry("session_info", id, parent, time, { name: title });
-		if (title === undefined) this.acc.custom(type);
+		// A summary titles its leaf, which is often written after it: decided at the end.
+		if (leaf !== undefined && title !== undefined) this.titles.push({ entry: e, leaf, text });
+		else if (title === undefined) this.acc.custom(type);
 		else this.acc.mapped(type);
 		const agentId = obj(value, "toolUseResult")?.agentId;
 		if (typeof agentId === "string") this.subagents.push({ agentId, line });
@@ -407,6 +417,20 @@ class ClaudeCodeImport {
 	}
 
 	details(): Obj {
+		for (const { entry: e, leaf, text } of this.titles) {
+			if (this.alias.has(leaf)) {
+				this.acc.mapped("summary");
+				continue;
+			}
+			// The title of another session's leaf: kept whole, out of the context.
+			e.type = "custom";
+			delete e.name;
+			Object.assign(
+				e,
+				customEntry("claude-code/summary", e.id, e.parentId, e.timestamp, undefined, text),
+			);
+			this.acc.custom("summary");
+		}
 		for (const e of this.entries) {
 			if (e.type === "compaction" && e.summary === "") {
 				const at = this.lines[this.entries.indexOf(e)] as number;
@@ -423,13 +447,10 @@ class ClaudeCodeImport {
 	}
 }
 
-function titleOf(value: Obj, type: string, uuids: ReadonlySet<string>): string | undefined {
+function titleOf(value: Obj, type: string): string | undefined {
 	if (type === "custom-title") return str(value, "customTitle");
 	if (type === "ai-title") return str(value, "aiTitle");
-	if (type === "summary") {
-		const leaf = str(value, "leafUuid");
-		return leaf !== undefined && uuids.has(leaf) ? str(value, "summary") : undefined;
-	}
+	if (type === "summary") return str(value, "summary");
 	return undefined;
 }
 
@@ -443,28 +464,28 @@ function summaryText(content: unknown): string {
 	return content.map((b) => (isObj(b) && typeof b.text === "string" ? b.text : "")).join("\n");
 }
 
-/** Converts a Claude Code transcript's records. `name` is the file's base name, for a missing session id. */
+/**
+ * Converts a Claude Code transcript's records: the first ones (`head`, for
+ * the start time), then the rest as they are read. `name` is the file's base
+ * name, for a missing session id. With `sideAsMain`, sidechain records are
+ * the main line (a sub-agent's own transcript); `details.onlySidechains`
+ * says when a file should have been read so.
+ */
 export function convertClaudeCode(
-	records: readonly SourceRecord[],
+	head: readonly SourceRecord[],
+	rest: Iterable<SourceRecord>,
 	acc: Accounting,
 	name: string,
+	sideAsMain: boolean,
 ): Converted {
-	const sideAsMain = !records.some(
-		({ value }) =>
-			isObj(value) &&
-			(value.type === "user" || value.type === "assistant") &&
-			value.isSidechain !== true,
-	);
-	const first = records.find(({ value }) => isObj(value) && typeof value.timestamp === "string");
+	const first = head.find(({ value }) => isObj(value) && typeof value.timestamp === "string");
 	const start = isoTime(
 		first === undefined ? undefined : (first.value as Obj).timestamp,
 		new Date(0).toISOString(),
 	);
-	const uuids = new Set<string>();
-	for (const { value } of records)
-		if (isObj(value) && typeof value.uuid === "string") uuids.add(value.uuid);
-	const run = new ClaudeCodeImport(acc, sideAsMain, uuids, start);
-	for (const r of records) run.record(r);
+	const run = new ClaudeCodeImport(acc, sideAsMain, start);
+	for (const r of head) run.record(r);
+	for (const r of rest) run.record(r);
 	const details = run.details();
 	const h = run.headerFields;
 	endWithLeaf(run.entries, run.lines, run.lastConversation);
@@ -477,6 +498,10 @@ export function convertClaudeCode(
 		),
 		entries: run.entries,
 		lines: run.lines,
-		details: { ...details, sidechainFile: sideAsMain && records.length > 0 },
+		details: {
+			...details,
+			sidechainFile: sideAsMain,
+			onlySidechains: !sideAsMain && !run.sawMain && run.sawSide,
+		},
 	};
 }

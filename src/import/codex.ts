@@ -410,24 +410,30 @@ function usageOf(usage: Obj | undefined): Obj {
 	};
 }
 
-/** Converts a Codex rollout's records. `name` is the file's base name, for a missing session id. */
+/**
+ * Converts a Codex rollout's records: the first ones (`head`, which tell the
+ * layout and the start time), then the rest as they are read. `name` is the
+ * file's base name, for a missing session id.
+ */
 export function convertCodex(
-	records: readonly SourceRecord[],
+	head: readonly SourceRecord[],
+	rest: Iterable<SourceRecord>,
 	acc: Accounting,
 	name: string,
 ): Converted {
-	const first = records[0]?.value;
+	const first = head[0]?.value;
 	const legacy = isObj(first) && !("payload" in first) && first.type !== "session_meta";
 	const start = isoTime(
 		isObj(first) ? (first.timestamp ?? obj(first, "payload")?.timestamp) : undefined,
 		new Date(0).toISOString(),
 	);
 	const run = new CodexImport(acc, start);
-	for (const r of records) run.record(r, legacy);
-	const head = run.head ?? header(name, start, "");
-	if (head.id === "") head.id = name;
+	for (const r of head) run.record(r, legacy);
+	for (const r of rest) run.record(r, legacy);
+	const top = run.head ?? header(name, start, "");
+	if (top.id === "") top.id = name;
 	return {
-		header: head,
+		header: top,
 		entries: run.entries,
 		lines: run.lines,
 		details: { forks: run.forks, layout: legacy ? "pre-envelope" : "envelope" },

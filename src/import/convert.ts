@@ -7,18 +7,19 @@
  */
 import { basename } from "node:path";
 import { ContextError } from "../errors.js";
-import { Accounting, type SourceFormat } from "./accounting.js";
+import { Accounting, type SourceFormat, type SourceRecord } from "./accounting.js";
 import { convertClaudeCode } from "./claude-code.js";
 import { convertCodex } from "./codex.js";
-import { detectFormat } from "./detect.js";
+import { DETECT_RECORDS, detectFormat } from "./detect.js";
 import {
+	type Converted,
 	customEntry,
 	IMPORT_SOURCE,
 	type ImportResult,
 	type OutEntry,
 	writeLog,
 } from "./entries.js";
-import { DEFAULT_MAX_RECORD_BYTES, isObj, readRecords } from "./records.js";
+import { DEFAULT_MAX_RECORD_BYTES, isObj, recordsOf } from "./records.js";
 
 export interface ImportOptions {
 	/** The source's format; `auto` (the default) tells it from the records. */
@@ -72,24 +73,13 @@ export function importSession(
 			records: 0,
 		};
 	}
-	const acc = new Accounting(file);
-	const records = readRecords(bytes, acc, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
-	const format = from === "auto" ? detectFormat(records) : from;
-	if (format === undefined || format === "theway") {
-		throw new ContextError(
-			"unknown_format",
-			records.length === 0
-				? "no session records: the file is empty or holds no JSON lines"
-				: "not a Claude Code, Codex or theway session log: no record says which (give --from)",
-			{ file, line: records[0]?.line ?? 1 },
-			{ diagnostics: acc.warnings.length > 20 ? [] : acc.warnings },
-		);
-	}
-	const name = basename(file).replace(/\.jsonl$/, "");
-	const converted =
-		format === "claude-code"
-			? convertClaudeCode(records, acc, name)
-			: convertCodex(records, acc, name);
+	const first = convertRecords(bytes, file, from, options, false);
+	// A file whose conversation is all sidechain is a sub-agent's transcript: that is its main line.
+	const { acc, format, converted } =
+		first.converted.details.onlySidechains === true
+			? convertRecords(bytes, file, from, options, true)
+			: first;
+	delete converted.details.onlySidechains;
 	settleIds(converted.entries, converted.lines, acc);
 	const counts = acc.counts();
 	const source = customEntry(
@@ -154,4 +144,40 @@ function uniqueName(base: string, taken: ReadonlyMap<string, string>): string {
 	let name = base;
 	for (let k = 2; taken.has(name); k++) name = `${base}.${k}`;
 	return name;
+}
+
+/** Reads the records one at a time: the first ones tell the format, then each goes to the converter. */
+function convertRecords(
+	bytes: Buffer,
+	file: string,
+	from: "auto" | SourceFormat,
+	options: ImportOptions,
+	sideAsMain: boolean,
+): { acc: Accounting; format: "claude-code" | "codex"; converted: Converted } {
+	const acc = new Accounting(file);
+	const records = recordsOf(bytes, acc, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
+	const head: SourceRecord[] = [];
+	while (head.length < DETECT_RECORDS) {
+		const next = records.next();
+		if (next.done === true) break;
+		head.push(next.value);
+	}
+	const format = from === "auto" ? detectFormat(head) : from;
+	if (format === undefined || format === "theway") {
+		throw new ContextError(
+			"unknown_format",
+			head.length === 0
+				? "no session records: the file is empty or holds no JSON lines"
+				: "not a Claude Code, Codex or theway session log: no record says which (give --from)",
+			{ file, line: head[0]?.line ?? 1 },
+			{ diagnostics: acc.warnings.length > 20 ? [] : acc.warnings },
+		);
+	}
+	const name = basename(file).replace(/\.jsonl$/, "");
+	const rest = { [Symbol.iterator]: () => records };
+	const converted =
+		format === "claude-code"
+			? convertClaudeCode(head, rest, acc, name, sideAsMain)
+			: convertCodex(head, rest, acc, name);
+	return { acc, format, converted };
 }

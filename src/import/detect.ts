@@ -9,7 +9,7 @@ import type { SourceFormat, SourceRecord } from "./accounting.js";
 import { isObj } from "./records.js";
 
 /** How many records detection reads at most before giving up. */
-const DETECT_RECORDS = 200;
+export const DETECT_RECORDS = 200;
 
 const CODEX_ENVELOPES = new Set([
 	"session_meta",

@@ -12,13 +12,15 @@ export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
 /** The record type a skipped line is counted under. */
 export const BAD_LINE = "(bad line)";
 
-/** Splits `bytes` into parsed records; bad lines go to `accounting` as warnings. */
-export function readRecords(
+/**
+ * The parsed records of `bytes`, one at a time (so that a converter's
+ * garbage dies young); bad lines go to `accounting` as warnings.
+ */
+export function* recordsOf(
 	bytes: Buffer,
 	accounting: Accounting,
 	maxRecordBytes = DEFAULT_MAX_RECORD_BYTES,
-): SourceRecord[] {
-	const records: SourceRecord[] = [];
+): Generator<SourceRecord> {
 	let start = 0;
 	let line = 0;
 	while (start < bytes.length) {
@@ -45,11 +47,10 @@ export function readRecords(
 					torn ? "skipped: the last line is cut short (not valid JSON)" : "skipped: not valid JSON",
 					torn ? "torn_line" : "bad_json",
 				);
-			} else records.push({ value, line, text: text.trim() });
+			} else yield { value, line, text: text.trim() };
 		}
 		start = end + 1;
 	}
-	return records;
 }
 
 function parse(text: string): unknown {
