@@ -1,10 +1,35 @@
 /**
  * Claude Code's message content in our AgentMessage shapes: text, thinking
  * and tool_use blocks of an assistant response; text, image and tool_result
- * blocks of a user record; usage and stop reasons. Pure.
+ * blocks of a user record; usage and stop reasons; which records are
+ * bookkeeping, and titles. Pure.
  */
 import type { Accounting } from "./accounting.js";
 import { isObj, type Obj, str } from "./records.js";
+
+/** Records that carry no conversation: kept whole as `custom` entries. */
+export const BOOKKEEPING = new Set([
+	"attachment",
+	"system",
+	"progress",
+	"queue-operation",
+	"file-history-snapshot",
+	"last-prompt",
+	"permission-mode",
+	"mode",
+	"agent-name",
+	"frame-link",
+	"pr-link",
+	"started",
+	"result",
+	"relocated",
+	"worktree-state",
+	"bridge-session",
+	"atis-latch",
+	"summary",
+	"custom-title",
+	"ai-title",
+]);
 
 /** An Anthropic image block (`source.type` base64) as ours; undefined for another source. */
 export function imageBlock(block: Obj): Obj | undefined {
@@ -132,4 +157,24 @@ export function stopReasonOf(reason: unknown, hasToolCalls: boolean): string {
 		default:
 			return hasToolCalls ? "toolUse" : "stop";
 	}
+}
+
+/** A record's title, when it is one (a `summary` is checked against its leaf later). */
+export function titleOf(value: Obj, type: string): string | undefined {
+	if (type === "custom-title") return str(value, "customTitle");
+	if (type === "ai-title") return str(value, "aiTitle");
+	if (type === "summary") return str(value, "summary");
+	return undefined;
+}
+
+/** The text blocks of content, joined. */
+export function textOf(content: Obj[]): string {
+	return content.map((b) => (b.type === "text" ? String(b.text) : "")).join("");
+}
+
+/** A compact summary record's text. */
+export function summaryText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content.map((b) => (isObj(b) && typeof b.text === "string" ? b.text : "")).join("\n");
 }

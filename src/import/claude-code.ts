@@ -12,8 +12,12 @@
 import type { Accounting, SourceRecord } from "./accounting.js";
 import {
 	assistantBlock,
+	BOOKKEEPING,
 	resultContent,
 	stopReasonOf,
+	summaryText,
+	textOf,
+	titleOf,
 	usageOf,
 	userContent,
 } from "./claude-code-blocks.js";
@@ -28,30 +32,6 @@ import {
 	type OutEntry,
 } from "./entries.js";
 import { isObj, type Obj, obj, str } from "./records.js";
-
-/** Records that carry no conversation: kept whole as `custom` entries. */
-const BOOKKEEPING = new Set([
-	"attachment",
-	"system",
-	"progress",
-	"queue-operation",
-	"file-history-snapshot",
-	"last-prompt",
-	"permission-mode",
-	"mode",
-	"agent-name",
-	"frame-link",
-	"pr-link",
-	"started",
-	"result",
-	"relocated",
-	"worktree-state",
-	"bridge-session",
-	"atis-latch",
-	"summary",
-	"custom-title",
-	"ai-title",
-]);
 
 /** An assistant message being merged from the records of one response. */
 interface Group {
@@ -445,23 +425,6 @@ class ClaudeCodeImport {
 			subagents: this.subagents,
 		};
 	}
-}
-
-function titleOf(value: Obj, type: string): string | undefined {
-	if (type === "custom-title") return str(value, "customTitle");
-	if (type === "ai-title") return str(value, "aiTitle");
-	if (type === "summary") return str(value, "summary");
-	return undefined;
-}
-
-function textOf(content: Obj[]): string {
-	return content.map((b) => (b.type === "text" ? String(b.text) : "")).join("");
-}
-
-function summaryText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content.map((b) => (isObj(b) && typeof b.text === "string" ? b.text : "")).join("\n");
 }
 
 /**

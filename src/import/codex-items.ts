@@ -3,10 +3,35 @@
  * reasoning summaries (as thinking), tool calls of every kind, and tool
  * outputs in each form Codex wrote them (a plain string, a JSON string with
  * `metadata.exit_code`, a freeform text headed `Exit code: N`, a list of
- * content items, an object with `success`). Pure.
+ * content items, an object with `success`); which items are calls, outputs,
+ * side records or echoes; usage. Pure.
  */
 import type { Accounting } from "./accounting.js";
 import { isObj, type Obj, str } from "./records.js";
+
+/** The items that call a tool. */
+export const CALLS = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
+export const OUTPUTS = new Set([
+	"function_call_output",
+	"custom_tool_call_output",
+	"local_shell_call_output",
+]);
+/** Items the model did not see as conversation, or that have no counterpart: kept as `custom`. */
+export const SIDE_ITEMS = new Set([
+	"ghost_snapshot",
+	"web_search_call",
+	"tool_search_call",
+	"tool_search_output",
+	"image_generation_call",
+	"agent_message",
+]);
+/** Events that repeat a response item (or carry what is read elsewhere). */
+export const ECHOES = new Set([
+	"user_message",
+	"agent_message",
+	"agent_reasoning",
+	"agent_reasoning_raw_content",
+]);
 
 /** Text and image items of a message as our blocks. */
 export function messageBlocks(content: unknown, acc: Accounting, line: number): Obj[] {
@@ -139,4 +164,21 @@ export function userKind(blocks: readonly Obj[]): "user" | "environment_context"
 	if (text.startsWith("<user_instructions>") || text.startsWith("# AGENTS.md instructions"))
 		return "instructions";
 	return "user";
+}
+
+/** Codex usage (`last_token_usage`) as ours. */
+export function usageOf(usage: Obj | undefined): Obj {
+	const n = (key: string) =>
+		usage !== undefined && typeof usage[key] === "number" ? (usage[key] as number) : 0;
+	const cached = n("cached_input_tokens");
+	const input = Math.max(0, n("input_tokens") - cached);
+	const output = n("output_tokens");
+	return {
+		input,
+		output,
+		cacheRead: cached,
+		cacheWrite: 0,
+		totalTokens: input + output + cached,
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+	};
 }

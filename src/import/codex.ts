@@ -10,7 +10,18 @@
  * sent. Both the envelope layout and the bare pre-2025-09 one are read. Pure.
  */
 import type { Accounting, SourceRecord } from "./accounting.js";
-import { messageBlocks, outputOf, reasoningText, toolCallOf, userKind } from "./codex-items.js";
+import {
+	CALLS,
+	ECHOES,
+	messageBlocks,
+	OUTPUTS,
+	outputOf,
+	reasoningText,
+	SIDE_ITEMS,
+	toolCallOf,
+	usageOf,
+	userKind,
+} from "./codex-items.js";
 import {
 	type Converted,
 	customEntry,
@@ -21,29 +32,6 @@ import {
 	type OutEntry,
 } from "./entries.js";
 import { isObj, type Obj, obj, str } from "./records.js";
-
-const CALLS = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
-const OUTPUTS = new Set([
-	"function_call_output",
-	"custom_tool_call_output",
-	"local_shell_call_output",
-]);
-/** Items the model did not see as conversation, or that have no counterpart: kept as `custom`. */
-const SIDE_ITEMS = new Set([
-	"ghost_snapshot",
-	"web_search_call",
-	"tool_search_call",
-	"tool_search_output",
-	"image_generation_call",
-	"agent_message",
-]);
-/** Events that repeat a response item (or carry what is read elsewhere). */
-const ECHOES = new Set([
-	"user_message",
-	"agent_message",
-	"agent_reasoning",
-	"agent_reasoning_raw_content",
-]);
 
 /** What the remote compaction's summary says, since its text is encrypted. */
 export const ENCRYPTED_SUMMARY =
@@ -391,23 +379,6 @@ class CodexImport {
 		);
 		this.acc.mapped(name);
 	}
-}
-
-/** Codex usage (`last_token_usage`) as ours. */
-function usageOf(usage: Obj | undefined): Obj {
-	const n = (key: string) =>
-		usage !== undefined && typeof usage[key] === "number" ? (usage[key] as number) : 0;
-	const cached = n("cached_input_tokens");
-	const input = Math.max(0, n("input_tokens") - cached);
-	const output = n("output_tokens");
-	return {
-		input,
-		output,
-		cacheRead: cached,
-		cacheWrite: 0,
-		totalTokens: input + output + cached,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-	};
 }
 
 /**
