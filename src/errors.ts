@@ -43,6 +43,7 @@ export const LIBRARY_ERROR_CODES = [
 	"unknown_helper",
 	"render",
 	"too_large",
+	"unknown_format",
 	"internal",
 ] as const;
 
@@ -61,6 +62,8 @@ export const WARNING_CODES = [
 	"first_kept_not_on_branch",
 	"summary_cut",
 	"ignored_folder",
+	"unknown_record",
+	"import_lossy",
 ] as const;
 
 /**

@@ -12,6 +12,7 @@
  */
 import { resolve } from "node:path";
 import { ContextError, type Diagnostic } from "./errors.js";
+import { readForeign } from "./import/foreign.js";
 import { OpenLog, type OpenLogOptions } from "./log/open-log.js";
 import { STDIN } from "./log/read.js";
 import { convertMessages } from "./render/convert.js";
@@ -360,11 +361,10 @@ export class ContextService {
 
 	private newSession(file: string): Session {
 		const strict = this.options.strict === true;
-		return new OpenLog(
-			file,
-			(entries, name) => new SessionTree(entries, name, strict),
-			this.options,
-		);
+		return new OpenLog(file, (entries, name) => new SessionTree(entries, name, strict), {
+			foreign: readForeign,
+			...this.options,
+		});
 	}
 
 	/**

@@ -15,6 +15,7 @@ Usage:
   theway-context diff <session|DIR>... --from A --to B   what a template change does to sessions
   theway-context replay <session|DIR>... [--vs V|DIR]    what every model call costs, cached and new
   theway-context preview [session.jsonl|DIR]             a live page of the prompt, for editing templates
+  theway-context import <file|DIR>... [--out FILE|DIR]   Claude Code and Codex sessions as session logs
   theway-context build [--update] [--watch]              check the templates, fixtures and snapshots
   theway-context serve --stdio                           a sidecar: JSON-RPC 2.0 over stdin/stdout
   theway-context lsp --stdio                             a language server for editing templates
@@ -39,6 +40,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 	replay: async () => (await import("./replay.js")).replayCommand,
 	preview: async () => (await import("./preview.js")).previewCommand,
 	lsp: async () => (await import("./lsp.js")).lspCommand,
+	import: async () => (await import("./import.js")).importCommand,
 };
 
 /** Runs the CLI on `argv` (without node and the script). */
