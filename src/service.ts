@@ -24,7 +24,7 @@ import {
 } from "./render/stubs.js";
 import { renderSystemPrompt } from "./render/system-prompt.js";
 import type { ContextMessage, LlmMessage } from "./session/messages.js";
-import { type ModelRef, projectBranch } from "./session/project.js";
+import { type ModelRef, type Projection, projectBranch } from "./session/project.js";
 import { SessionTree } from "./session/tree.js";
 import { TemplateRegistry } from "./templates/registry.js";
 import type { TemplateSet } from "./templates/set.js";
@@ -98,6 +98,11 @@ export class ContextService {
 	private readonly registry: TemplateRegistry;
 	/** Per open session, what its last load virtualized: a reload decides only what is new. */
 	private readonly virtualized = new WeakMap<SessionTree, VirtualizeMemo>();
+	/** Per open session, its last projection and the set that framed it: a reload extends it. */
+	private readonly projections = new WeakMap<
+		SessionTree,
+		{ fingerprint: string; projection: Projection }
+	>();
 
 	constructor(private readonly options: ServiceOptions = {}) {
 		this.registry = options.registry ?? TemplateRegistry.for(options.templates);
@@ -166,19 +171,19 @@ export class ContextService {
 		const tree = log.sink;
 		const header = log.header;
 		const set = this.setFor(log, options);
-		const summaryDiagnostics: Diagnostic[] = [];
+		const before = this.projections.get(tree);
 		const projection = projectBranch(
 			tree,
 			header,
 			(summary, line) => {
 				const derived = deriveSummary(summary, set.caps, set.markers);
-				summaryDiagnostics.push(
-					...derived.diagnostics.map((d) => ({ ...d, file: log.name, line })),
-				);
-				return derived.text;
+				const diagnostics = derived.diagnostics.map((d) => ({ ...d, file: log.name, line }));
+				return { text: derived.text, diagnostics };
 			},
 			options.leaf,
+			before?.fingerprint === set.fingerprint ? before.projection : undefined,
 		);
+		this.projections.set(tree, { fingerprint: set.fingerprint, projection });
 		const view = deriveSystemView(header, tree.metadata, set, options);
 		const virtualized =
 			options.virtualize === false
@@ -201,13 +206,17 @@ export class ContextService {
 			...log.diagnostics(),
 			...tree.diagnostics.list(),
 			...projection.diagnostics,
-			...summaryDiagnostics,
 		].sort(byLine);
 		return carrySet(
 			{
 				systemPrompt: renderSystemPrompt(set, view),
-				messages: projection.messages,
-				entryIds: projection.entryIds,
+				// Built on first read: a reload that extends the branch shares the earlier messages.
+				get messages() {
+					return projection.messages;
+				},
+				get entryIds() {
+					return projection.entryIds;
+				},
 				meta: {
 					sessionId: header.id,
 					file: log.path === STDIN ? log.name : log.path,
