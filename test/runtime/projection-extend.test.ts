@@ -104,29 +104,18 @@ describe("a reload after an append to the leaf", () => {
 });
 
 describe("a reload that does not extend the branch", () => {
+	/** Each case appends what it needs and names the leaf to load (undefined: the default one). */
+	const appending =
+		(value: unknown) =>
+		(path: string): undefined => {
+			appendFileSync(path, line(value));
+			return undefined;
+		};
+	const compaction = { type: "compaction", summary: "so far", firstKeptEntryId: "u8" };
 	const cases: [string, (path: string) => string | undefined][] = [
-		["another branch", (path) => (appendFileSync(path, line(user("x", "u3", "fork"))), undefined)],
-		[
-			"a new compaction",
-			(path) => (
-				appendFileSync(
-					path,
-					line(
-						entry("c", "a9", {
-							type: "compaction",
-							summary: "so far",
-							firstKeptEntryId: "u8",
-							tokensBefore: 10,
-						}),
-					),
-				),
-				undefined
-			),
-		],
-		[
-			"a new collapse summary",
-			(path) => (appendFileSync(path, line(compactContext("k", "a9", "collapsed"))), undefined),
-		],
+		["another branch", appending(user("x", "u3", "fork"))],
+		["a new compaction", appending(entry("c", "a9", { ...compaction, tokensBefore: 10 }))],
+		["a new collapse summary", appending(compactContext("k", "a9", "collapsed"))],
 		["a leaf asked for up the branch", () => "u5"],
 	];
 	for (const [name, change] of cases) {
