@@ -11,7 +11,7 @@
  * session's length.
  */
 import { ContextError, type Diagnostic } from "../errors.js";
-import { isObject } from "../log/kinds.js";
+import { isObject, Kind } from "../log/kinds.js";
 import type { Header } from "../log/schema.js";
 import { BranchList, BranchPrefix } from "./branch-list.js";
 import { fields, keptTail, modelOf, PRODUCES_MESSAGE, toMessage } from "./entry-messages.js";
@@ -138,6 +138,11 @@ export function projectBranch(
 	let collapseInjected = base !== undefined;
 	const append = (i: number): void => {
 		const kind = tree.kind(i);
+		if (kind === Kind.Message) {
+			// Most entries: the stored message as it is, with no closure made for it.
+			list.push(fields(tree.entry(i)).message as ContextMessage, tree.idAt(i));
+			return;
+		}
 		const message = toMessage(tree.entry(i), kind, i === collapse, () => millis(i));
 		if (message === "collapse") {
 			list.push(collapseMessage(), tree.idAt(i));
