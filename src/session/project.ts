@@ -212,12 +212,15 @@ function leafIndex(tree: SessionTree, leafId: string): number {
 /**
  * The entries from `previous`'s leaf (excluded) down to `leaf`, in branch
  * order, when `leaf` descends from it under the same compaction and collapse
- * summary in a tree never repaired (a repair may rewire earlier entries);
- * else undefined, and the branch is projected afresh.
+ * summary in a tree never repaired (a repair may rewire earlier entries)
+ * whose store is not lean; else undefined, and the branch is
+ * projected afresh.
  */
 function extension(tree: SessionTree, leaf: number, previous: Projection): number[] | undefined {
 	const base = previous.branch;
 	if (base.tree !== tree || tree.repaired || leaf === NONE || base.leaf === NONE) return undefined;
+	// A lean store holds next to nothing: each load reads the context back, and checks it is unchanged.
+	if (tree.entries.lean) return undefined;
 	if (tree.latestCompaction(leaf) !== base.compaction) return undefined;
 	if (tree.latestCollapse(leaf) !== base.collapse) return undefined;
 	const steps = tree.depth(leaf) - tree.depth(base.leaf);

@@ -16,8 +16,9 @@ const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 const frame = (summary: string) => ({ text: summary, diagnostics: [] });
 
 /** A kept-open log: `project(previous?)` reads what was appended and projects. */
-function open(path: string) {
-	const log = new OpenLog(path, (entries, name) => new SessionTree(entries, name));
+function open(path: string, retainBytes?: number) {
+	const options = retainBytes === undefined ? {} : { retainBytes };
+	const log = new OpenLog(path, (entries, name) => new SessionTree(entries, name), options);
 	log.readSync();
 	return {
 		project: (previous?: Projection, leaf?: string) => {
@@ -100,6 +101,26 @@ describe("a reload after an append to the leaf", () => {
 		expect(right.shared).toBe(10);
 		expect(observed(left)).toBe(fresh(path, "b1"));
 		expect(observed(right)).toBe(fresh(path, "b2"));
+	});
+});
+
+describe("a compacted session", () => {
+	it("extends under the same compaction (what lies before it was let go), and reads back when lean", () => {
+		const path = linearLog(10);
+		const compaction = { type: "compaction", summary: "so far", firstKeptEntryId: "u8" };
+		appendFileSync(path, line(entry("c", "a9", compaction)));
+		appendFileSync(path, line(user("n1", "c", "after")));
+		for (const [retainBytes, shared] of [
+			[undefined, 6],
+			[0, 0],
+		] as const) {
+			const session = open(path, retainBytes);
+			const first = session.project();
+			appendFileSync(path, line(user(`m${shared}`, first.leafId ?? "", "next")));
+			const next = session.project(first);
+			expect(next.shared).toBe(shared);
+			expect(observed(next)).toBe(fresh(path));
+		}
 	});
 });
 
