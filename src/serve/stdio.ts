@@ -35,5 +35,12 @@ export async function serveStreams(
 /** Waits for `output` to drain, or to close (a client gone is the end, not an error). */
 async function drained(output: Writable): Promise<void> {
 	if (output.destroyed) return;
-	await Promise.race([once(output, "drain"), once(output, "close")]);
+	// The listener of the event that did not come is removed: waits must not pile up on the stream.
+	const done = new AbortController();
+	const { signal } = done;
+	try {
+		await Promise.race([once(output, "drain", { signal }), once(output, "close", { signal })]);
+	} finally {
+		done.abort();
+	}
 }
