@@ -11,6 +11,10 @@ import { TemplateRegistry } from "../templates/registry.js";
 import { escapeControl } from "../text/terminal.js";
 import { TOKENIZER_NAMES } from "../text/tokenizer.js";
 import { compareAll } from "./diff-pool.js";
+
+/** The work on one session, for the pool's worker threads (which load this command's bundle). */
+export { createTask } from "./diff-worker.js";
+
 import { choiceOption, defineCommand, HELP_OPTION, printJson, templatesOption } from "./io.js";
 
 export const DIFF_USAGE = `Usage: theway-context diff <session.jsonl|DIR>... --from A --to B [options]
