@@ -61,6 +61,7 @@ const LARGEST = SIZES.at(-1);
 const MB = 1024 * 1024;
 const APPENDS = 20;
 const CHILD = fileURLToPath(new URL("./child.js", import.meta.url));
+const BENCH = fileURLToPath(new URL(".", import.meta.url));
 
 /** Progress on stderr, so stdout is the report alone. */
 function progress(message) {
@@ -309,6 +310,22 @@ async function main() {
 			benchVirtualize({ linear100k: files.linear.get(100_000), progress }),
 		)) ?? [];
 	const workbench = (await attempt("workbench", benchWorkbench)) ?? [];
+	// The new tools' own benches, each a process of its own, their reports as they print them.
+	for (const [name, script] of [
+		["replay", "replay.js"],
+		["import", "import.js"],
+		["language server", "lsp.js"],
+	]) {
+		progress(`${name} (bench/${script})`);
+		const child = spawnSync(process.execPath, ["--expose-gc", join(BENCH, script)], {
+			encoding: "utf8",
+			stdio: ["ignore", "pipe", "inherit"],
+			maxBuffer: 64 * MB,
+		});
+		console.log(`\n${child.stdout.trimEnd()}`);
+		if (child.status !== 0) console.log(`(bench/${script} exited ${child.status})`);
+	}
+
 	const lines = [
 		...verdicts({ loads, reloads, render, peaks }, FULL),
 		...(steps && turnRows.length > 0 ? stepVerdicts(turnRows, steps, verdict) : []),
