@@ -9,7 +9,6 @@ import type { Diagnostic } from "../errors.js";
 import { isObject, Kind } from "../log/kinds.js";
 import type { AgentMessage, Entry } from "../log/schema.js";
 import type { ContextMessage } from "./messages.js";
-import type { ModelRef } from "./project.js";
 import type { SessionTree } from "./tree.js";
 
 /** The kinds of entry that may produce a message (the others never do). */
@@ -99,6 +98,12 @@ export function toMessage(
 		default:
 			return undefined;
 	}
+}
+
+/** The model last seen on the branch: its provider and id. */
+export interface ModelRef {
+	provider: string;
+	modelId: string;
 }
 
 /** The model a model_change entry or an assistant message names. */

@@ -14,16 +14,19 @@ import { ContextError, type Diagnostic } from "../errors.js";
 import { isObject, Kind } from "../log/kinds.js";
 import type { Header } from "../log/schema.js";
 import { BranchList, BranchPrefix } from "./branch-list.js";
-import { fields, keptTail, modelOf, PRODUCES_MESSAGE, toMessage } from "./entry-messages.js";
+import {
+	fields,
+	keptTail,
+	type ModelRef,
+	modelOf,
+	PRODUCES_MESSAGE,
+	toMessage,
+} from "./entry-messages.js";
 import { freezeMessage } from "./freeze.js";
 import { type ContextMessage, toMillis } from "./messages.js";
 import { NONE, type SessionTree } from "./tree.js";
 
-/** The model last seen on the branch: its provider and id. */
-export interface ModelRef {
-	provider: string;
-	modelId: string;
-}
+export type { ModelRef } from "./entry-messages.js";
 
 /** The work one projection did: what a reload's cost is counted in. */
 export interface ProjectionStats {
