@@ -93,9 +93,11 @@ export function printRun(run: WatchRun, io: Io): void {
 		io.stderr(`[${time}] ${errors} error${errors === 1 ? "" : "s"}${why} (${run.ms} ms)\n`);
 		return;
 	}
+	// A snapshot's diff is left to the file; the lock's changes are its few lines.
 	const updated = run.info
 		.filter((l) => l.startsWith("updated "))
-		.map((l) => `  ${l.split("\n")[0]}`);
+		.map((l) => (/lock\.json:\n/.test(l) ? l : (l.split("\n")[0] as string)))
+		.map((l) => l.replace(/^/gm, "  "));
 	const fixtures = run.result?.fixtures.length ?? 0;
 	const list = updated.length > 0 ? `\n${escapeControl(updated.join("\n"))}` : "";
 	io.stdout(
