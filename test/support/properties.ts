@@ -77,6 +77,7 @@ export function tally() {
 		/** Asserts that `name` was reached in at least `share` of `total` runs (and at least once). */
 		reached(name: string, total: number, share = 0.05): void {
 			const n = counts.get(name) ?? 0;
+			if (process.env.FUZZ_COUNTS === "1") console.log(`reach ${name}: ${n} of ${total}`);
 			expect(n, `${name} reached in ${n} of ${total} runs`).toBeGreaterThanOrEqual(
 				Math.max(1, Math.floor(total * share)),
 			);
