@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
 import type { z } from "zod";
 import { type CategoriesData, type Categorizer, compileCategories } from "../view/categorizer.js";
-import { ROOT_TEMPLATES, type RootTemplate } from "../view/constants.js";
+import { ROOT_TEMPLATES, type RootTemplate, SECTIONS } from "../view/constants.js";
 import type { ROOT_VIEWS } from "../view/schema.js";
 import type { ToolResultStubView, VirtualizePolicy } from "../view/stub.js";
 import type { SummaryCaps } from "../view/summary.js";
@@ -78,7 +78,9 @@ export function assembleSet(
 	env.unregisterHelper("log");
 	env.unregisterHelper("lookup");
 	for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, helper.fn);
-	for (const [name, fn] of fns) env.registerPartial(name, fn);
+	for (const [name, fn] of fns) {
+		env.registerPartial(name, (SECTIONS as readonly string[]).includes(name) ? endingLine(fn) : fn);
+	}
 	const render = {} as Record<string, Render<unknown>>;
 	const stub = meta.virtualize === undefined ? [] : [STUB];
 	for (const name of [...ROOT_TEMPLATES, ...stub]) {
@@ -134,6 +136,21 @@ export function fingerprintOf(source: TemplateSetSource): string {
 	}
 	hash.update(`categories\0${source.categories.text}`);
 	return hash.digest("hex");
+}
+
+/**
+ * A section's partial whose output, when not empty, ends with a newline.
+ * The skeleton calls it alone on its line between the section's tags, and
+ * Handlebars drops such a line's newline (a standalone partial), so a text
+ * whose last line has none ("Standalone Without Newline" in Mustache's
+ * spec: the section's own text, or a partial it calls last) would put the
+ * closing tag at the end of that line.
+ */
+function endingLine(fn: Handlebars.TemplateDelegate): Handlebars.TemplateDelegate {
+	return (context, options) => {
+		const out = fn(context, options);
+		return out === "" || out.endsWith("\n") ? out : `${out}\n`;
+	};
 }
 
 function trimTrailingNewlines(text: string): string {
