@@ -15,7 +15,7 @@ import {
 	templatesOption,
 } from "./io.js";
 
-export const INSPECT_USAGE = `Usage: theway-context inspect <session.jsonl | -> [options]
+export const INSPECT_USAGE = `Usage: theway-context inspect <session.jsonl> [options]
 
 Measures what the model sees: each system-prompt section (and the template
 parts it is made of), each provider-ready message, the total, the
