@@ -16,6 +16,7 @@ Usage:
   theway-context preview [session.jsonl|DIR]             a live page of the prompt, for editing templates
   theway-context build [--update] [--watch]              check the templates, fixtures and snapshots
   theway-context serve --stdio                           a sidecar: JSON-RPC 2.0 over stdin/stdout
+  theway-context new-set [--templates DIR]               copy the newest template set to the next version
   theway-context <command> --help                        help for one command
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 	inspect: async () => (await import("./inspect.js")).inspectCommand,
 	diff: async () => (await import("./diff.js")).diffCommand,
 	preview: async () => (await import("./preview.js")).previewCommand,
+	"new-set": async () => (await import("./new-set.js")).newSetCommand,
 };
 
 /** Runs the CLI on `argv` (without node and the script). */
