@@ -3,7 +3,6 @@ import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { relative, resolve } from "node:path";
 import { ContextError, usageError } from "../errors.js";
-import { type RevisionFolder, templatesAtRevision } from "../git/revision.js";
 import { findSessionLogs } from "../log/files.js";
 import type { SessionDiff, Side } from "../measure/compare.js";
 import { formatGroups, groupHunks } from "../measure/diff-groups.js";
@@ -21,6 +20,7 @@ import {
 	printJson,
 	templatesOption,
 } from "./io.js";
+import { type RevisionFolder, templatesAtRevision } from "./revision.js";
 
 export const DIFF_USAGE = `Usage: theway-context diff <session.jsonl|DIR>... --from A --to B [options]
 
