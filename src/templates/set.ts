@@ -79,7 +79,8 @@ export function assembleSet(
 	env.unregisterHelper("lookup");
 	for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, helper.fn);
 	for (const [name, fn] of fns) {
-		env.registerPartial(name, (SECTIONS as readonly string[]).includes(name) ? endingLine(fn) : fn);
+		const section = (SECTIONS as readonly string[]).includes(name);
+		env.registerPartial(name, section && !(LINE_ENDED in fn) ? endingLine(fn) : fn);
 	}
 	const render = {} as Record<string, Render<unknown>>;
 	const stub = meta.virtualize === undefined ? [] : [STUB];
@@ -146,11 +147,28 @@ export function fingerprintOf(source: TemplateSetSource): string {
  * spec: the section's own text, or a partial it calls last) would put the
  * closing tag at the end of that line.
  */
-function endingLine(fn: Handlebars.TemplateDelegate): Handlebars.TemplateDelegate {
-	return (context, options) => {
+export function endingLine(
+	fn: Handlebars.TemplateDelegate,
+	/** Marks at the end of the output that are not text (the measuring's sentinels). */
+	marks?: RegExp,
+): Handlebars.TemplateDelegate {
+	return lineEnded((context, options) => {
 		const out = fn(context, options);
-		return out === "" || out.endsWith("\n") ? out : `${out}\n`;
-	};
+		const text = marks === undefined ? out : out.replace(marks, "");
+		return text === "" || text.endsWith("\n") ? out : `${out}\n`;
+	});
+}
+
+/** Marks a section's partial that already ends its output as {@link endingLine} does. */
+const LINE_ENDED = Symbol("line ended");
+
+/**
+ * `fn`, marked as a section partial whose output already ends its line (one
+ * that wraps {@link endingLine}'s output in something of its own, as the
+ * measuring's sentinels do): {@link assembleSet} wraps it no further.
+ */
+export function lineEnded(fn: Handlebars.TemplateDelegate): Handlebars.TemplateDelegate {
+	return Object.assign(fn, { [LINE_ENDED]: true });
 }
 
 function trimTrailingNewlines(text: string): string {
