@@ -5,7 +5,7 @@
  * `node bench/pi.js --install`.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,13 +24,31 @@ export function piInstalled() {
 	return existsSync(PI_SESSION_MANAGER);
 }
 
-/** A real pi log: $THEWAY_PI_LOG, or the shared fixture beside the repository. */
+/**
+ * Real pi logs: $THEWAY_PI_LOG (one file), else the two largest of the
+ * sample corpus beside the repository (`shared/corpora/pi-real/`), else the
+ * shared fixture.
+ */
+export function realPiLogs() {
+	if (process.env.THEWAY_PI_LOG)
+		return existsSync(process.env.THEWAY_PI_LOG) ? [process.env.THEWAY_PI_LOG] : [];
+	const corpus = fileURLToPath(new URL("../../shared/corpora/pi-real/", import.meta.url));
+	if (existsSync(corpus)) {
+		const logs = readdirSync(corpus)
+			.filter((f) => f.endsWith(".jsonl"))
+			.map((f) => join(corpus, f))
+			.sort((a, b) => statSync(b).size - statSync(a).size);
+		if (logs.length > 0) return logs.slice(0, 2);
+	}
+	const fixture = fileURLToPath(
+		new URL("../../shared/fixtures/pi/before-compaction.jsonl", import.meta.url),
+	);
+	return existsSync(fixture) ? [fixture] : [];
+}
+
+/** One real pi log (the largest found), for the benches that take one. */
 export function realPiLog() {
-	const candidates = [
-		process.env.THEWAY_PI_LOG,
-		fileURLToPath(new URL("../../shared/fixtures/pi/before-compaction.jsonl", import.meta.url)),
-	];
-	return candidates.find((path) => path !== undefined && path !== "" && existsSync(path));
+	return realPiLogs()[0];
 }
 
 if (process.argv[2] === "--install") {

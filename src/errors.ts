@@ -14,61 +14,85 @@ export interface Location {
 }
 
 /**
- * Every code an error or a diagnostic may carry. Errors stop a run; the
- * warning-only codes at the end name what a tolerant read skipped or repaired.
+ * The codes of errors the library's callers can get: reading a log,
+ * compiling and rendering a template set, converting messages. Stable: a
+ * caller may branch on them.
  */
-export type ErrorCode =
-	| "io"
-	| "usage"
-	| "missing_header"
-	| "bad_header"
-	| "unsupported_version"
-	| "bad_json"
-	| "bad_utf8"
-	| "bad_entry"
-	| "duplicate_id"
-	| "unknown_parent"
-	| "parent_cycle"
-	| "unknown_leaf"
-	| "line_too_long"
-	| "file_replaced"
-	| "bad_front_matter"
-	| "bad_template"
-	| "bad_categories"
-	| "section_order"
-	| "unknown_template_version"
-	| "template_type"
-	| "unknown_partial"
-	| "partial_cycle"
-	| "unknown_helper"
-	| "version_not_bumped"
-	| "snapshot_drift"
-	| "readme_drift"
-	| "render"
-	| "too_large"
-	| "over_budget"
-	| "internal"
-	// warnings
-	| "torn_line"
-	| "skipped_line"
-	| "byte_order_mark"
-	| "blank_before_header"
-	| "incomplete_header"
-	| "repeated_header"
-	| "bad_timestamp"
-	| "more_diagnostics"
-	| "unknown_entry_type"
-	| "unknown_message_role"
-	| "first_kept_not_on_branch"
-	| "summary_cut"
-	| "lock_stale"
-	| "ignored_folder"
-	| "no_fixtures";
+export const LIBRARY_ERROR_CODES = [
+	"io",
+	"missing_header",
+	"bad_header",
+	"unsupported_version",
+	"bad_json",
+	"bad_utf8",
+	"bad_entry",
+	"duplicate_id",
+	"unknown_parent",
+	"parent_cycle",
+	"unknown_leaf",
+	"line_too_long",
+	"file_replaced",
+	"bad_front_matter",
+	"bad_template",
+	"bad_categories",
+	"section_order",
+	"unknown_template_version",
+	"template_type",
+	"unknown_partial",
+	"partial_cycle",
+	"unknown_helper",
+	"render",
+	"too_large",
+	"unknown_format",
+	"internal",
+] as const;
+
+/** The codes of warnings: what a tolerant read skipped or repaired, as diagnostics. */
+export const WARNING_CODES = [
+	"torn_line",
+	"skipped_line",
+	"byte_order_mark",
+	"blank_before_header",
+	"incomplete_header",
+	"repeated_header",
+	"bad_timestamp",
+	"more_diagnostics",
+	"unknown_entry_type",
+	"unknown_message_role",
+	"first_kept_not_on_branch",
+	"summary_cut",
+	"ignored_folder",
+	"unknown_record",
+	"import_lossy",
+] as const;
+
+/**
+ * The codes only the tools give (the command line and the build step's
+ * checks of templates, fixtures, snapshots and the README): never thrown by
+ * a library call.
+ */
+export const TOOL_CODES = [
+	"usage",
+	"version_not_bumped",
+	"snapshot_drift",
+	"readme_drift",
+	"over_budget",
+	"lock_stale",
+	"no_fixtures",
+	"bad_prices",
+] as const;
+
+/** A code the library's callers can get, as an error or a warning. */
+export type ErrorCode = (typeof LIBRARY_ERROR_CODES)[number] | (typeof WARNING_CODES)[number];
+/** A code of the tools alone. */
+export type ToolCode = (typeof TOOL_CODES)[number];
+/** Any code an error or a diagnostic of this project may carry. */
+export type AnyCode = ErrorCode | ToolCode;
 
 /** A finding that does not stop the run (or, with severity "error", one of many collected). */
 export interface Diagnostic extends Location {
 	severity: "warning" | "error";
-	code: ErrorCode;
+	code: AnyCode;
 	message: string;
 	/** The offending source lines with a caret, when the finding points into a file. */
 	frame?: string;
@@ -77,7 +101,7 @@ export interface Diagnostic extends Location {
 /** The project's typed error: a code, a message and a location. */
 export class ContextError extends Error {
 	override readonly name = "ContextError";
-	readonly code: ErrorCode;
+	readonly code: AnyCode;
 	/** The message without its location. */
 	readonly reason: string;
 	readonly file: string | undefined;
@@ -89,7 +113,7 @@ export class ContextError extends Error {
 	readonly usage: string | undefined;
 
 	constructor(
-		code: ErrorCode,
+		code: AnyCode,
 		reason: string,
 		location: Location = {},
 		options: { cause?: unknown; diagnostics?: readonly Diagnostic[]; usage?: string } = {},
@@ -154,6 +178,7 @@ export function usageError(message: string, usage: string): ContextError {
 	return new ContextError("usage", message, {}, { usage });
 }
 
+/** Whether `value` is a {@link ContextError} (an expected failure, with a code and a location). */
 export function isContextError(value: unknown): value is ContextError {
 	return value instanceof ContextError;
 }

@@ -11,6 +11,7 @@ export {
 	formatDiagnostic,
 	isContextError,
 	type Location,
+	type ToolCode,
 } from "./errors.js";
 export { ContextService, convertToLlm, loadContext, TemplateRegistry } from "./library.js";
 export type { AgentMessage, Entry, Header, SessionMetadata } from "./log/schema.js";

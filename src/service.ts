@@ -12,6 +12,7 @@
  */
 import { resolve } from "node:path";
 import { ContextError, type Diagnostic } from "./errors.js";
+import { readForeign } from "./import/foreign.js";
 import { OpenLog, type OpenLogOptions } from "./log/open-log.js";
 import { STDIN } from "./log/read.js";
 import { convertMessages } from "./render/convert.js";
@@ -33,6 +34,7 @@ import type { SystemView } from "./view/schema.js";
 
 const DEFAULT_MAX_OPEN_SESSIONS = 32;
 
+/** How a service reads: its templates, how many sessions it keeps open, and the reader's limits. */
 export interface ServiceOptions extends OpenLogOptions {
 	/** The templates folder (default: the package's own `templates/`). */
 	templates?: string;
@@ -48,6 +50,7 @@ export interface ServiceOptions extends OpenLogOptions {
 	maxOpenSessions?: number;
 }
 
+/** One load: the branch, the set, virtualization, and the view's inputs (tools, memory, cwd). */
 export interface LoadOptions extends ViewOptions {
 	/** Project the branch ending at this entry id instead of the default leaf. */
 	leaf?: string;
@@ -61,6 +64,7 @@ export interface LoadOptions extends ViewOptions {
 	virtualize?: boolean;
 }
 
+/** What a bundle says of itself: the session, the leaf, the set that rendered it, warnings and stubs. */
 export interface BundleMeta {
 	sessionId: string;
 	file: string;
@@ -357,11 +361,10 @@ export class ContextService {
 
 	private newSession(file: string): Session {
 		const strict = this.options.strict === true;
-		return new OpenLog(
-			file,
-			(entries, name) => new SessionTree(entries, name, strict),
-			this.options,
-		);
+		return new OpenLog(file, (entries, name) => new SessionTree(entries, name, strict), {
+			foreign: readForeign,
+			...this.options,
+		});
 	}
 
 	/**

@@ -10,8 +10,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Script } from "node:vm";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseCache, wrapModule } from "../src/cli/code-cache.js";
+import { mayImport, parseCache, wrapModule } from "../src/cli/code-cache.js";
 import { ROOT } from "./support/serve.js";
 import { tempDir } from "./support/temp.js";
 
@@ -188,5 +189,35 @@ describe("the code cache", () => {
 		);
 		expect(existsSync(join(dir, "m.cjs.cache"))).toBe(true);
 		expect(existsSync(join(other, "n.cjs.cache"))).toBe(false);
+	});
+});
+
+describe("the dynamic import() scan", () => {
+	it("finds what /\\bimport\\s*\\(/ finds, in any text", () => {
+		const unit = fc.constantFrom(
+			"import",
+			"(",
+			" ",
+			"\u2028",
+			"\u00a0",
+			"\t",
+			"x",
+			"_",
+			"$",
+			".",
+			"i",
+			"\n",
+		);
+		let found = 0;
+		fc.assert(
+			fc.property(fc.array(unit, { maxLength: 12 }), (parts) => {
+				const text = parts.join("");
+				const expected = /\bimport\s*\(/.test(text);
+				if (expected) found++;
+				expect(mayImport(text)).toBe(expected);
+			}),
+			{ numRuns: 2000 },
+		);
+		expect(found).toBeGreaterThan(0);
 	});
 });

@@ -25,6 +25,20 @@ const BIN = join(ROOT, "dist/cli/bin.js");
 const BUNDLE = join(ROOT, "dist/cli/bin.cjs");
 const TRACE = join(ROOT, "test/support/trace-loaded.mjs");
 const SMALL = join(ROOT, "test/fixtures/examples/1-normal.jsonl");
+/** A log with tool results over every shipped set's threshold. */
+const VIRTUALIZED = join(ROOT, "test/fixtures/sessions/virtualized.jsonl");
+
+/** The newest shipped set whose virtualization policy is in characters. */
+function newestCharPolicySet(): string {
+	const sets = [...readTemplateSets(join(ROOT, "templates")).entries()];
+	const found = sets
+		.filter(([, source]) =>
+			/unit: chars/.test(source.templates.get("tool-result-stub")?.text ?? ""),
+		)
+		.at(-1)?.[0];
+	if (found === undefined) throw new Error("no shipped set has a character policy");
+	return found;
+}
 
 function newest(dir: string): number {
 	let max = 0;
@@ -134,6 +148,28 @@ describe("a cold process", () => {
 			"dist/cli/main.js",
 			"dist/cli/render.js",
 		]);
+	});
+
+	it("render of a log with results over the threshold loads no tokenizer under a character policy", () => {
+		const chars = newestCharPolicySet();
+		const { status, files, stderr } = loaded(
+			["render", VIRTUALIZED, "--format", "llm", "--template-version", chars],
+			BUNDLE,
+		);
+		expect(stderr).toBe("");
+		expect(status).toBe(0);
+		expect(packages(files)).toEqual(["handlebars"]);
+		// The same log under a token policy does load it: the test can tell.
+		const tokens = [...readTemplateSets(join(ROOT, "templates")).entries()].find(([, source]) =>
+			/unit: tokens/.test(source.templates.get("tool-result-stub")?.text ?? ""),
+		)?.[0];
+		if (tokens !== undefined) {
+			const counted = loaded(
+				["render", VIRTUALIZED, "--format", "llm", "--template-version", tokens],
+				BUNDLE,
+			);
+			expect(packages(counted.files)).toContain("gpt-tokenizer");
+		}
 	});
 
 	it("bundled, --help loads the entry and the error class alone", () => {

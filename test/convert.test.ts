@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
 	type ContextBundle,
 	type ContextMessage,
@@ -179,6 +179,30 @@ describe("convertToLlm", () => {
 				message: expect.stringMatching(/^message 1 has an unknown role "notification"/),
 			}),
 			expect.objectContaining({ message: expect.stringMatching(/^message 2 is not a message/) }),
+		]);
+	});
+
+	it("without a diagnostics list, says so through process warnings (system and developer roles too)", () => {
+		const warned: { message: string; code: string | undefined }[] = [];
+		const spy = vi.spyOn(process, "emitWarning").mockImplementation(((
+			message: string,
+			options?: { code?: string },
+		) => {
+			warned.push({ message, code: options?.code });
+		}) as typeof process.emitWarning);
+		try {
+			const out = convertToLlm([
+				{ role: "system", content: "s" } as unknown as ContextMessage,
+				{ role: "developer", content: "d" } as unknown as ContextMessage,
+				{ role: "user", content: "u", timestamp: 1 },
+			]);
+			expect(out).toEqual([{ role: "user", content: "u", timestamp: 1 }]);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(warned).toEqual([
+			{ message: expect.stringMatching(/^message 0 .*"system"/), code: "unknown_message_role" },
+			{ message: expect.stringMatching(/^message 1 .*"developer"/), code: "unknown_message_role" },
 		]);
 	});
 

@@ -90,4 +90,21 @@ describe("unifiedDiff", () => {
 			"@@ -4,3 +4,3 @@\n 4\n-5\n+five\n 6",
 		);
 	});
+
+	it("diffs a hunk of hundreds of thousands of lines (no spread of the hunk onto the stack)", () => {
+		const a = Array.from({ length: 100_000 }, (_, i) => `old ${i}`).join("\n");
+		const b = Array.from({ length: 200_000 }, (_, i) => `new ${i}`).join("\n");
+		const rows = unifiedDiff(a, b).split("\n");
+		expect(rows[0]).toBe("@@ -1,100000 +1,200000 @@");
+		expect(rows).toHaveLength(1 + 300_000);
+	});
+
+	it("numbers the lines of a change after a long unchanged start as in the whole texts", () => {
+		const head = Array.from({ length: 50_000 }, (_, i) => `line ${i}`);
+		const a = [...head, "x", "tail"].join("\n");
+		const b = [...head, "y", "tail"].join("\n");
+		expect(unifiedDiff(a, b, { context: 1 })).toBe(
+			"@@ -50000,3 +50000,3 @@\n line 49999\n-x\n+y\n tail",
+		);
+	});
 });

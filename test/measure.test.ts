@@ -11,8 +11,8 @@ import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { templateBudgets } from "../src/measure/budget.js";
 import { measureContext, sectionSpans } from "../src/measure/measure.js";
-import { overBudget } from "../src/measure/overrun.js";
 import { measureLoaded, measuringService } from "../src/measure/session.js";
+import { overBudget } from "../src/rules/budgets.js";
 import { ContextService } from "../src/service.js";
 import { parseTemplateFile } from "../src/templates/front-matter.js";
 import { readTemplateSets } from "../src/templates/load.js";
@@ -215,5 +215,34 @@ describe("image sizes", () => {
 		const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0, 17, 8, 0, 64, 0, 128, 3]);
 		expect(imageSize(jpeg.toString("base64"))).toEqual({ width: 128, height: 64 });
 		expect(imageSize(Buffer.from("plain text").toString("base64"))).toBeUndefined();
+	});
+});
+
+describe("the templates a measure names", () => {
+	it("exist in the set that rendered the session: sections, parts and every framed or stubbed message", () => {
+		const sessions = [
+			FRAMINGS,
+			join(FIXTURES, "sessions/virtualized.jsonl"),
+			...readdirSync(EXAMPLES).map((f) => join(EXAMPLES, f)),
+		];
+		let named = 0;
+		let kinds = new Set<string>();
+		for (const file of sessions) {
+			const { source, size } = measure(file);
+			const has = (name: string) => source?.templates.has(name) === true;
+			for (const s of size.systemPrompt.sections) {
+				expect(has(s.template), `${file}: ${s.template}`).toBe(true);
+				for (const p of s.parts ?? []) expect(has(p.template), `${file}: ${p.template}`).toBe(true);
+			}
+			for (const m of size.messages) {
+				if (m.template === undefined) continue;
+				named++;
+				kinds = kinds.add(m.kind);
+				expect(has(m.template), `${file}: message ${m.index} names ${m.template}`).toBe(true);
+			}
+		}
+		// Framed summaries, commands and stubbed results were among them; custom messages name none.
+		expect(named).toBeGreaterThan(3);
+		expect([...kinds].sort()).toEqual(expect.arrayContaining(["summary", "toolResult"]));
 	});
 });

@@ -17,7 +17,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContextService } from "../src/index.js";
 import { findSessionLogs } from "../src/log/files.js";
@@ -35,6 +35,8 @@ import {
 
 const ROOT = join(import.meta.dirname, "..");
 const FIXTURES = join(ROOT, "test/fixtures");
+/** Claude Code and Codex sessions (the importers' fixtures): pi reads only its own format. */
+const FOREIGN = join(FIXTURES, "import");
 /** Damaged pi logs: pi reads them, strict mode (and so the build step's snapshots) refuses them. */
 const DAMAGED = join(ROOT, "test/damaged");
 
@@ -50,10 +52,12 @@ const PI_NEVER_RETURNS: Record<string, string> = {
 /** More logs to compare, by hand: `PI_DIFF_EXTRA=folder` (real logs kept outside the repo). */
 const EXTRA = process.env.PI_DIFF_EXTRA;
 const fixtures = [
-	...findSessionLogs(FIXTURES).map((file) => ({
-		file,
-		name: relative(FIXTURES, file).replace(/\.jsonl$/, ""),
-	})),
+	...findSessionLogs(FIXTURES)
+		.filter((file) => !file.startsWith(`${FOREIGN}${sep}`))
+		.map((file) => ({
+			file,
+			name: relative(FIXTURES, file).replace(/\.jsonl$/, ""),
+		})),
 	...findSessionLogs(DAMAGED).map((file) => ({
 		file,
 		name: `damaged/${relative(DAMAGED, file).replace(/\.jsonl$/, "")}`,

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ContextError, type Diagnostic } from "../src/index.js";
+import { TemplateRegistry } from "../src/library.js";
 import { compileTemplateSet } from "../src/templates/compile.js";
 import { compareVersions, readTemplateSets } from "../src/templates/load.js";
-import { TemplateRegistry } from "../src/library.js";
 import { editLastLine, templateSet } from "./support/template-sets.js";
 
 function compileError(changes: Parameters<typeof templateSet>[0]): ContextError {

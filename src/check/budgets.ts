@@ -5,9 +5,9 @@
  * line, naming the worst fixture.
  */
 import type { Diagnostic } from "../errors.js";
-import { type Budget, templateBudgets } from "../measure/budget.js";
-import { type BudgetOverrun, budgetDiagnostic, overBudget } from "../measure/overrun.js";
+import { templateBudgets } from "../measure/budget.js";
 import { measureLoaded, measuringService } from "../measure/session.js";
+import { budgetErrors } from "../rules/budgets.js";
 import type { TemplateSetSource } from "../templates/compile.js";
 import { loadTokenizerSync } from "../text/tokenizer.js";
 
@@ -25,25 +25,11 @@ export function checkBudgets(
 	const target = measuringService({ templates });
 	const out: Diagnostic[] = [];
 	for (const { source, budgets } of withBudgets) {
-		const worst = new Map<string, { overrun: BudgetOverrun; fixture: string; count: number }>();
-		for (const fixture of fixtures) {
-			const { size } = measureLoaded(target, fixture, tokenizer, {
-				templateVersion: source.version,
-			});
-			for (const overrun of overBudget(size)) {
-				const seen = worst.get(overrun.template);
-				const name = fixture;
-				if (seen === undefined) worst.set(overrun.template, { overrun, fixture: name, count: 1 });
-				else {
-					seen.count++;
-					if (overrun.tokens > seen.overrun.tokens) Object.assign(seen, { overrun, fixture: name });
-				}
-			}
-		}
-		for (const [template, { overrun, fixture, count }] of worst) {
-			const d = budgetDiagnostic(overrun, budgets.get(template) as Budget, fixture);
-			out.push(count > 1 ? { ...d, message: `${d.message} (and ${count - 1} more over it)` } : d);
-		}
+		const measured = fixtures.map((fixture) => ({
+			fixture,
+			size: measureLoaded(target, fixture, tokenizer, { templateVersion: source.version }).size,
+		}));
+		out.push(...budgetErrors(budgets, measured));
 	}
 	return out;
 }

@@ -15,9 +15,9 @@ import {
 } from "node:fs";
 import { join, resolve } from "node:path";
 import { ContextError } from "../errors.js";
+import { LOCK_FILE, LockSchema } from "../rules/lock.js";
 import { readTemplateSets, SET_FOLDER } from "../templates/load.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
-import { LOCK_FILE, LockSchema } from "./lock.js";
 
 export interface NewSet {
 	/** The set copied, and the one made. */

@@ -10,6 +10,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
+import {
+	checkLock,
+	LOCK_FILE,
+	type Lock,
+	type LockInput,
+	LockSchema,
+	nextLock,
+} from "../rules/lock.js";
 import { ContextService } from "../service.js";
 import {
 	compileTemplateSet,
@@ -25,7 +33,6 @@ import { TemplateRegistry } from "../templates/registry.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 import { checkBudgets } from "./budgets.js";
 import { checkFixtures, type FixtureResult } from "./fixtures.js";
-import { checkLock, LOCK_FILE, type Lock, type LockInput, LockSchema, nextLock } from "./lock.js";
 import { checkReadme } from "./readme.js";
 
 export interface CheckOptions {

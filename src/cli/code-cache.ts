@@ -114,9 +114,7 @@ export function useCodeCache(options: CodeCacheOptions): void {
 		// Anything else goes to Node as it came (later Nodes pass more than these two).
 		// import() from a script compiled with a cache has no loader on Node 20: such a module is Node's.
 		const path =
-			typeof content === "string" && !DYNAMIC_IMPORT.test(content)
-				? cachePath(filename)
-				: undefined;
+			typeof content === "string" && !mayImport(content) ? cachePath(filename) : undefined;
 		if (path === undefined) return original.call(this, content, filename, ...rest);
 		const cached = record ? undefined : cacheFor(path, content);
 		if (cached === undefined && !record) return original.call(this, content, filename, ...rest);
@@ -134,8 +132,45 @@ export function useCodeCache(options: CodeCacheOptions): void {
 	};
 }
 
-/** Text that may be a dynamic `import()` (or only look like one: such a file is not cached either). */
-const DYNAMIC_IMPORT = /\bimport\s*\(/;
+/**
+ * Whether `content` may hold a dynamic `import()`: the word `import`, then
+ * white space, then `(` (what `/\bimport\s*\(/` finds; a file that only
+ * looks like one is not cached either). Scanned with `indexOf`: the regular
+ * expression took 15 ms over the render bundle, on every run.
+ */
+export function mayImport(content: string): boolean {
+	for (let i = content.indexOf("import"); i !== -1; i = content.indexOf("import", i + 1)) {
+		if (i > 0 && isWordChar(content.charCodeAt(i - 1))) continue;
+		let j = i + 6;
+		while (j < content.length && isJsSpace(content.charCodeAt(j))) j++;
+		if (content.charCodeAt(j) === 0x28) return true;
+	}
+	return false;
+}
+
+/** `\w`: ASCII letters, digits and `_`. */
+function isWordChar(c: number): boolean {
+	return (
+		(c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f
+	);
+}
+
+/** `\s`: JavaScript's white space and line terminators. */
+function isJsSpace(c: number): boolean {
+	return (
+		(c >= 0x09 && c <= 0x0d) ||
+		c === 0x20 ||
+		c === 0xa0 ||
+		c === 0x1680 ||
+		(c >= 0x2000 && c <= 0x200a) ||
+		c === 0x2028 ||
+		c === 0x2029 ||
+		c === 0x202f ||
+		c === 0x205f ||
+		c === 0x3000 ||
+		c === 0xfeff
+	);
+}
 
 /** The `require` a module gets: through the module itself, so its parent and children are kept. */
 function requireOf(module: CjsModule, filename: string): NodeJS.Require {

@@ -45,8 +45,8 @@ export function defineCommand<T extends Options & typeof HELP_OPTION>(
 	options: T,
 	usage: string,
 	run: (parsed: Parsed<T>, io: Io) => Promise<number>,
-): (args: string[], io: Io) => Promise<number> {
-	return async (args, io) => {
+): DefinedCommand {
+	const command = async (args: string[], io: Io): Promise<number> => {
 		let parsed: Parsed<T>;
 		try {
 			parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
@@ -64,7 +64,19 @@ export function defineCommand<T extends Options & typeof HELP_OPTION>(
 		io.stdout(usage);
 		return 0;
 	};
+	return Object.assign(command, { definition: { options, usage } });
 }
+
+/** A command's definition: the options it parses and the usage text that documents them. */
+export interface CommandDefinition {
+	options: Readonly<Options>;
+	usage: string;
+}
+
+/** A command, with the definition its reference is generated from. */
+export type DefinedCommand = ((args: string[], io: Io) => Promise<number>) & {
+	definition: CommandDefinition;
+};
 
 /** parseArgs' complaint in a user's terms: the option named, the closest known one suggested. */
 function argsMistake(error: Error & { code?: string }, known: readonly string[]): string {

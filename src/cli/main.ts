@@ -13,9 +13,12 @@ Usage:
   theway-context render <session.jsonl> [options]        print the context bundle
   theway-context inspect <session.jsonl> [options]       measure each section and message in tokens
   theway-context diff <session|DIR>... --from A --to B   what a template change does to sessions
+  theway-context replay <session|DIR>... [--vs V|DIR]    what every model call costs, cached and new
   theway-context preview [session.jsonl|DIR]             a live page of the prompt, for editing templates
+  theway-context import <file|DIR>... [--out FILE|DIR]   Claude Code and Codex sessions as session logs
   theway-context build [--update] [--watch]              check the templates, fixtures and snapshots
   theway-context serve --stdio                           a sidecar: JSON-RPC 2.0 over stdin/stdout
+  theway-context lsp --stdio                             a language server for editing templates
   theway-context new-set [--templates DIR]               copy the newest template set to the next version
   theway-context <command> --help                        help for one command
 
@@ -29,13 +32,16 @@ export type Command = (args: string[], io: Io) => Promise<number>;
  * Each command's module, imported only when that command runs: `--help`
  * loads none, and `render` never loads what `build` needs.
  */
-const COMMANDS: Record<string, () => Promise<Command>> = {
+export const COMMANDS: Record<string, () => Promise<Command>> = {
 	render: async () => (await import("./render.js")).renderCommand,
 	build: async () => (await import("./build.js")).buildCommand,
 	serve: async () => (await import("./serve.js")).serveCommand,
 	inspect: async () => (await import("./inspect.js")).inspectCommand,
 	diff: async () => (await import("./diff.js")).diffCommand,
+	replay: async () => (await import("./replay.js")).replayCommand,
 	preview: async () => (await import("./preview.js")).previewCommand,
+	lsp: async () => (await import("./lsp.js")).lspCommand,
+	import: async () => (await import("./import.js")).importCommand,
 	"new-set": async () => (await import("./new-set.js")).newSetCommand,
 };
 

@@ -4,6 +4,7 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { usageError } from "../errors.js";
 import { startPreview } from "../preview/server.js";
+import { replayBars } from "../replay/bars.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { TOKENIZER_NAMES } from "../text/tokenizer.js";
 import { choiceOption, defineCommand, HELP_OPTION, templatesOption } from "./io.js";
@@ -52,10 +53,11 @@ export const previewCommand = defineCommand(
 			templates: templatesOption(values.templates, io).templates ?? DEFAULT_TEMPLATES_DIR,
 			port,
 			cwd: io.cwd,
+			replay: replayBars,
 		});
 		io.stdout(`${server.url}\n`);
 		io.stdout(
-			`theway-context preview: ${server.catalog.size} session(s) from ${server.catalog.label}, template sets from ${server.workspace.show(server.workspace.templates)}/; Ctrl-C stops\n`,
+			`theway-context preview: ${server.catalog.size} ${server.catalog.size === 1 ? "session" : "sessions"} from ${server.catalog.label}, template sets from ${server.workspace.show(server.workspace.templates)}/; Ctrl-C stops\n`,
 		);
 		if (values.open === true) {
 			const opener = openBrowser(server.url);

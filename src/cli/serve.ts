@@ -8,7 +8,8 @@ const DEFAULT_MAX_SESSIONS = 32;
 export const SERVE_USAGE = `Usage: theway-context serve --stdio [options]
 
 Serves context bundles to a long-lived client: JSON-RPC 2.0, one JSON object
-per line on stdin and stdout. Methods: load, close, shutdown (see README).
+per line on stdin and stdout. Methods: load, close, reload, version,
+shutdown (see docs/sidecar.md).
 Sessions stay open, so a load with the cursor of an earlier reply reads only
 what was appended and returns only the new messages. Warnings and logs go to
 stderr. Ends on shutdown or at the end of stdin.

@@ -4,14 +4,14 @@
  * the rest only counted per code, and {@link Diagnostics.list} ends with one
  * summary saying how many more there were.
  */
-import type { Diagnostic, ErrorCode } from "../errors.js";
+import type { AnyCode, Diagnostic, ErrorCode } from "../errors.js";
 
 /** How many warnings of one source are kept whole. */
 export const DEFAULT_KEPT = 100;
 
 export class Diagnostics {
 	private readonly kept: Diagnostic[] = [];
-	private readonly dropped = new Map<ErrorCode, number>();
+	private readonly dropped = new Map<AnyCode, number>();
 	private droppedTotal = 0;
 
 	constructor(

@@ -3,30 +3,15 @@
  * message roles this project knows, the latest version, and what each entry
  * is to the tree and the projection. The parser loads nothing else at runtime.
  */
+import { ENTRY_FIELDS, MESSAGE_FIELDS } from "./shapes.js";
 
 export const LATEST_VERSION = 3;
 
 /** The entry types of the contract (anything else is kept as an unknown type). */
-export const ENTRY_TYPES: ReadonlySet<string> = new Set([
-	"message",
-	"compaction",
-	"branch_summary",
-	"custom_message",
-	"custom",
-	"model_change",
-	"thinking_level_change",
-	"label",
-	"session_info",
-]);
+export const ENTRY_TYPES: ReadonlySet<string> = new Set(Object.keys(ENTRY_FIELDS));
 
 /** The AgentMessage roles of the contract (version 3). */
-export const MESSAGE_ROLES: ReadonlySet<string> = new Set([
-	"user",
-	"assistant",
-	"toolResult",
-	"bashExecution",
-	"custom",
-]);
+export const MESSAGE_ROLES: ReadonlySet<string> = new Set(Object.keys(MESSAGE_FIELDS));
 
 /** What an entry is to the tree and the projection, decided once at read time. */
 export const Kind = {

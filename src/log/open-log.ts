@@ -42,6 +42,25 @@ export interface OpenLogOptions extends ParseOptions {
 	retainBytes?: number;
 	/** How long a FIFO may give nothing before the read fails (default 10 s). */
 	pipeTimeoutMs?: number;
+	/**
+	 * Reads a file of another format (one whose first line is not a session
+	 * header) as a log of ours, converted in memory; undefined when it does
+	 * not recognise the file either. Consulted only once the header is found missing.
+	 */
+	foreign?: ForeignReader;
+}
+
+/** A foreign file's bytes to our log's text, with its warnings and each entry line's source line. */
+export type ForeignReader = (
+	bytes: Buffer,
+	name: string,
+) => { text: string; sourceLines: readonly number[]; warnings: readonly Diagnostic[] } | undefined;
+
+/** A foreign file read and converted: the converted bytes stand for the file's. */
+interface Converted {
+	bytes: Buffer;
+	sourceLines: readonly number[];
+	warnings: readonly Diagnostic[];
 }
 
 /** Where a log's entries go, in file order: the structural index. */
@@ -60,7 +79,7 @@ export interface EntrySink {
 export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	/** The name for messages: the path, or `<stdin>`. */
 	readonly name: string;
-	readonly parser: LogParser;
+	parser: LogParser;
 	private store: EntryStore;
 	/** A regular file, which later reads resume; a stream is read once. */
 	regular = false;
@@ -69,8 +88,30 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	/** The bytes before the read offset, to tell an append from a replaced file. */
 	private check: Buffer = Buffer.alloc(0);
 	private readonly pending: ParsedEntry[] = [];
+	/** Chunks kept while a first line spans them (rare), in case the file is foreign. */
+	private early: Buffer[] | undefined = [];
+	/** A foreign file's bytes, gathered whole once its first line is not a header. */
+	private foreignChunks: Buffer[] | undefined;
+	private missingHeader: unknown;
+	private converted: Converted | undefined;
 	private readonly feed = (chunk: Buffer): void => {
-		this.parser.push(chunk, this.pending);
+		if (this.foreignChunks !== undefined) {
+			this.foreignChunks.push(Buffer.from(chunk));
+			return;
+		}
+		if (this.early === undefined) {
+			this.parser.push(chunk, this.pending);
+			this.deliver();
+			return;
+		}
+		try {
+			this.parser.push(chunk, this.pending);
+		} catch (error) {
+			if (!this.goForeign(error, chunk)) throw error;
+			return;
+		}
+		if (this.parser.hasHeader) this.early = undefined;
+		else this.early.push(Buffer.from(chunk));
 		this.deliver();
 	};
 
@@ -108,12 +149,69 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 		return this.parser.header as Header;
 	}
 
-	/** The warnings of the read so far: skipped lines, repairs, a torn last line. */
+	/** The warnings of the read so far: skipped lines, repairs, a torn last line, a conversion's. */
 	diagnostics(): Diagnostic[] {
 		const torn = this.parser.tornLine;
-		return torn === undefined
-			? this.parser.diagnostics.list()
-			: [...this.parser.diagnostics.list(), torn];
+		const own =
+			torn === undefined
+				? this.parser.diagnostics.list()
+				: [...this.parser.diagnostics.list(), torn];
+		return this.converted === undefined ? own : [...this.converted.warnings, ...own];
+	}
+
+	/** Whether the file was of another format, read converted. */
+	get isForeign(): boolean {
+		return this.converted !== undefined;
+	}
+
+	/** The first line was not a header: gather the whole file for the foreign reader, if there is one. */
+	private goForeign(error: unknown, chunk: Buffer): boolean {
+		if (
+			this.options.foreign === undefined ||
+			this.early === undefined ||
+			!(error instanceof ContextError) ||
+			error.code !== "missing_header"
+		) {
+			return false;
+		}
+		this.foreignChunks = [...this.early, Buffer.from(chunk)];
+		this.early = undefined;
+		this.missingHeader = error;
+		return true;
+	}
+
+	/** Converts the gathered foreign file and reads the result as the log. */
+	private readForeign(): void {
+		const bytes = Buffer.concat(this.foreignChunks ?? []);
+		this.foreignChunks = undefined;
+		const result = this.options.foreign?.(bytes, this.name);
+		if (result === undefined) throw this.missingHeader;
+		const converted = {
+			bytes: Buffer.from(result.text),
+			sourceLines: result.sourceLines,
+			warnings: result.warnings,
+		};
+		this.converted = converted;
+		this.parser = new LogParser(this.name, this.options);
+		this.store = new EntryStore((indices) => this.readBack(indices));
+		this.parser.push(converted.bytes, this.pending);
+		this.parser.end(this.pending);
+		for (const parsed of this.pending)
+			parsed.line = converted.sourceLines[parsed.line - 2] ?? parsed.line;
+	}
+
+	/** A later read of a converted file: unchanged, nothing new; changed, read it afresh. */
+	private sameForeign(source: Source): boolean {
+		const before = this.identity;
+		const { dev, ino, size, mtimeMs } = source.stat;
+		return (
+			before !== undefined &&
+			source.regular &&
+			dev === before.dev &&
+			ino === before.ino &&
+			size === before.size &&
+			mtimeMs === before.mtimeMs
+		);
 	}
 
 	/**
@@ -124,6 +222,7 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	readSync(): boolean {
 		const source = openSource(this.path);
 		try {
+			if (this.converted !== undefined) return this.sameForeign(source);
 			if (!this.begin(source)) return false;
 			if (source.regular) readFileFrom(source, this.parser.offset, this.feed);
 			else readStream(source, this.feed, this.pipeTimeout());
@@ -137,6 +236,7 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	async read(): Promise<boolean> {
 		const source = openSource(this.path);
 		try {
+			if (this.converted !== undefined) return this.sameForeign(source);
 			if (!this.begin(source)) return false;
 			if (source.regular) await readFileFromAsync(source, this.parser.offset, this.feed);
 			else await readStreamAsync(source, this.feed, this.pipeTimeout());
@@ -165,13 +265,21 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 
 	/** After reading: the last line, the sink's batch, the identity for the next read. */
 	private complete(source: Source): boolean {
-		this.parser.end(this.pending);
+		if (this.foreignChunks === undefined) {
+			try {
+				this.parser.end(this.pending);
+			} catch (error) {
+				if (!this.goForeign(error, Buffer.alloc(0))) throw error;
+			}
+		}
+		if (this.foreignChunks !== undefined) this.readForeign();
+		this.early = undefined;
 		this.deliver();
 		this.sink.finish();
 		if (this.parser.diverged) return false;
 		if (source.regular) {
 			this.identity = identify(source);
-			this.check = readBefore(source, this.parser.offset);
+			if (this.converted === undefined) this.check = readBefore(source, this.parser.offset);
 		}
 		return true;
 	}
@@ -207,6 +315,13 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	 * changed is `file_replaced`, located; the caller reads it afresh.
 	 */
 	private readBack(indices: readonly number[]): Entry[] {
+		const converted = this.converted;
+		if (converted !== undefined) {
+			return indices.map((i) => {
+				const { offset, length } = this.store.span(i);
+				return this.reparse(i, converted.bytes.toString("utf8", offset, offset + length));
+			});
+		}
 		const source = openSource(this.path);
 		try {
 			if (

@@ -6,7 +6,6 @@
  * whole system prompt. `build` fails at the budget's line when a fixture goes
  * over; `inspect` shows how much of it is used.
  */
-import type { Diagnostic } from "../errors.js";
 import type { TemplateSetSource } from "../templates/compile.js";
 import { parseTemplateFile } from "../templates/front-matter.js";
 

@@ -23,13 +23,23 @@ export class Measuring {
 	readonly service: ContextService;
 	private sources: Map<string, TemplateSetSource> | undefined;
 
-	constructor(options: { templates?: string; strict?: boolean; precompiled?: boolean } = {}) {
+	constructor(
+		options: {
+			templates?: string;
+			strict?: boolean;
+			precompiled?: boolean;
+			/** The sets as given (an editor's unsaved texts), instead of reading the folder. */
+			sources?: ReadonlyMap<string, TemplateSetSource>;
+		} = {},
+	) {
 		const dir =
 			options.templates === undefined ? DEFAULT_TEMPLATES_DIR : resolve(options.templates);
 		this.registry = new TemplateRegistry(dir, {
 			compiler: compileTemplateSet,
 			...(options.precompiled === undefined ? {} : { precompiled: options.precompiled }),
+			...(options.sources === undefined ? {} : { sources: options.sources }),
 		});
+		if (options.sources !== undefined) this.sources = new Map(options.sources);
 		this.service = new ContextService({
 			registry: this.registry,
 			...(options.strict === undefined ? {} : { strict: options.strict }),

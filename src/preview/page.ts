@@ -21,13 +21,29 @@ export const INDEX_HTML: string = `<!doctype html>
 <div class="layout">
   <nav class="sessions" aria-label="Sessions">
     <input id="filter" type="search" placeholder="Filter sessions" aria-label="Filter sessions">
+    <label class="sort">Sort by <select id="sort">
+      <option value="name">name</option>
+      <option value="size">size, largest first</option>
+      <option value="date">date, newest first</option>
+      <option value="messages">messages, most first</option>
+    </select></label>
     <p id="count" class="muted"></p>
     <ul id="session-list"></ul>
     <button id="more" type="button" hidden>Show more</button>
   </nav>
   <main>
+    <p id="loading" class="loading" role="status"></p>
     <p id="summary" class="summary"></p>
     <div id="overview" class="overview" aria-label="Tokens by part"></div>
+    <p id="legend" class="legend"></p>
+    <div class="find">
+      <form id="jump"><label>Go to message # <input id="jump-to" type="number" min="0" inputmode="numeric"></label> <span id="jump-note" class="muted"></span></form>
+      <input id="search" type="search" placeholder="Search the prompt and messages" aria-label="Search the prompt and messages">
+      <button id="search-previous" type="button" title="Previous match (Shift+Enter)">↑</button>
+      <button id="search-next" type="button" title="Next match (Enter)">↓</button>
+      <span id="search-count" class="muted" role="status"></span>
+    </div>
+    <section id="replay" class="replay" aria-label="Replay"></section>
     <p id="place" class="place" hidden></p>
     <section id="failure" class="failure" hidden></section>
     <section id="prompt"></section>
@@ -70,6 +86,45 @@ body { margin: 0; }
 }
 .sessions li button:hover { background: #eef1f8; }
 .sessions li button[aria-current="true"] { background: #dfe7fb; font-weight: 600; }
+.sessions li button .id { display: block; }
+.sessions li button .facts { display: block; font: 11px system-ui, sans-serif; color: var(--muted); font-weight: 400; }
+.sessions .sort { display: block; margin: .45rem 0 0; font-size: .8rem; color: var(--muted); }
+.loading { display: none; margin: 0 0 .4rem; font-weight: 600; color: var(--harness); }
+body[data-state="loading"] .loading { display: block; }
+body[data-state="loading"] main > :not(.loading) { opacity: .3; pointer-events: none; }
+.legend { display: flex; flex-wrap: wrap; gap: .3rem 1rem; margin: 0 0 .5rem; font-size: .78rem; color: var(--muted); }
+.legend:empty { display: none; }
+.legend .key { display: inline-flex; align-items: center; gap: .3rem; }
+.legend .key i { display: inline-block; width: .8rem; height: .6rem; border-radius: 2px; background: #8a8f99; }
+.legend .key i.seg-harness { background: var(--harness); }
+.legend .key i.seg-tools { background: var(--tools); }
+.legend .key i.seg-environment { background: var(--environment); }
+.legend .key i.seg-lineage { background: var(--lineage); }
+.legend .key i.seg-framed { background: var(--frame); }
+.find {
+  display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; padding: .35rem 0;
+  position: sticky; top: 2.72rem; z-index: 1; background: var(--bg); font-size: .85rem;
+  border-bottom: 1px solid var(--line); margin: 0 -1.5rem; padding: .4rem 1.5rem;
+}
+body[data-state^="failed"] .find { display: none; }
+.find form { margin: 0; }
+.find #jump-to { width: 5rem; }
+.find #search { flex: 0 1 18rem; padding: .2rem .4rem; }
+mark { background: #ffe066; color: inherit; }
+body:has(#place:not([hidden])) .block { scroll-margin-top: 8.5rem; }
+.hit-current { outline: 2px solid #e0a800; outline-offset: 1px; }
+.flash { animation: flash 1.2s ease-out; }
+@keyframes flash { from { box-shadow: 0 0 0 4px #ffd54f; } to { box-shadow: 0 0 0 4px transparent; } }
+.content-block { margin: .35rem .6rem; border-radius: 4px; }
+.content-block > pre { padding: .3rem .5rem; }
+.content-block .block-label { display: inline-block; margin: .25rem .5rem 0; font: 600 11px ui-monospace, monospace; text-transform: uppercase; letter-spacing: .04em; }
+.content-block .block-label b { margin-left: .4rem; text-transform: none; letter-spacing: 0; }
+.block-thinking { background: #f4f1fa; border: 1px dashed #b9a6dc; }
+.block-thinking .block-label { color: var(--lineage); }
+.block-thinking > pre { color: #4a4458; font-style: italic; }
+.block-toolCall { background: #eef7f2; border: 1px solid #a8d5bf; }
+.block-toolCall .block-label { color: var(--tools); }
+.block-image, .block-other { background: #f3f3f5; border: 1px solid var(--line); }
 #more { margin-top: .5rem; width: 100%; }
 main { padding: 1rem 1.5rem 3rem; min-width: 0; }
 h2 { font-size: 1rem; margin: 1.4rem 0 .5rem; }
@@ -78,10 +133,10 @@ h2 .size { font-weight: 400; color: var(--muted); font-size: .85rem; margin-left
 .summary { color: var(--muted); margin: 0; }
 .summary b { color: var(--fg); font-weight: 600; }
 .place {
-  position: sticky; top: 3.2rem; z-index: 1; background: #fff8e1; border: 1px solid #f0d890;
+  position: sticky; top: 5.3rem; z-index: 1; background: #fff8e1; border: 1px solid #f0d890;
   border-radius: 4px; padding: .4rem .6rem; font-family: ui-monospace, monospace; font-size: 12px;
 }
-.block { border: 1px solid var(--line); border-left: 4px solid var(--line); border-radius: 4px; margin: .5rem 0; background: var(--panel); }
+.block { scroll-margin-top: 6rem; border: 1px solid var(--line); border-left: 4px solid var(--line); border-radius: 4px; margin: .5rem 0; background: var(--panel); }
 .block > header { display: flex; gap: .75rem; align-items: center; padding: .3rem .6rem; border-bottom: 1px solid var(--line); cursor: pointer; flex-wrap: wrap; }
 .block > header .name { font-weight: 600; font-family: ui-monospace, monospace; }
 .block > header .template { font: 12px ui-monospace, monospace; color: var(--muted); background: none; border: 0; padding: 0; cursor: pointer; text-decoration: underline dotted; }
@@ -121,4 +176,12 @@ pre { margin: 0; padding: .5rem .7rem; white-space: pre-wrap; overflow-wrap: any
 .diagnostic .code { font-size: .8rem; color: var(--muted); margin-left: .5rem; }
 .diagnostic pre { background: #fff; border: 1px solid #f1c9c5; border-radius: 4px; margin-top: .3rem; }
 details.warnings summary { cursor: pointer; color: var(--muted); }
+.replay-chart { width: 100%; height: 160px; display: block; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; }
+.replay-chart .cached, .key-cached i { fill: #9db4ea; background: #9db4ea; }
+.replay-chart .new, .key-new i { fill: #e0803a; background: #e0803a; }
+.replay-chart .output, .key-output i { fill: #b9b9c0; background: #b9b9c0; }
+.replay-chart .recorded { fill: none; stroke: var(--fg); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
+.key-recorded i { background: var(--fg); height: 2px !important; }
+.replay-legend .key { margin-right: 1rem; }
+.replay-legend i { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: middle; }
 `;

@@ -62,9 +62,21 @@ export interface MessageView extends Size {
 	framing?: PlaceView & { name: string };
 	/** The text as the model gets it (tool calls as name and JSON arguments). */
 	text: string;
+	/** The same content block by block, so thinking and tool calls can be told from text. */
+	blocks: BlockView[];
 	images: number;
 	/** Estimated tokens of its images (not in `tokens`). */
 	imageTokens: number;
+}
+
+/** One content block of a message, as the model gets it. */
+export interface BlockView {
+	/** `other`: a block of a type the page does not know, shown as its JSON. */
+	type: "text" | "thinking" | "toolCall" | "image" | "other";
+	/** The text, the thinking, a tool call's JSON arguments, an image's MIME type. */
+	text: string;
+	/** A tool call's tool name. */
+	name?: string;
 }
 
 export interface TokenizerView {
@@ -78,7 +90,13 @@ export interface RenderedView {
 	ok: true;
 	generation: number;
 	session: { id: string; sessionId: string; leafId: string | null; entryCount: number };
-	set: { version: string; fingerprint: string; pinned: string | null };
+	set: {
+		version: string;
+		fingerprint: string;
+		pinned: string | null;
+		/** The set the session renders with when none is asked for (null: that set does not build). */
+		sessionSet: string | null;
+	};
 	tokenizer: TokenizerView;
 	systemPrompt: Size & { sections: SectionView[] };
 	messages: MessageView[];
@@ -119,11 +137,24 @@ export interface SetsPayload {
 	sets: SetChoice[];
 }
 
+/** How the session list is ordered. */
+export const SESSION_SORTS = ["name", "size", "date", "messages"] as const;
+export type SessionSort = (typeof SESSION_SORTS)[number];
+
+/** A listed session: its id, bytes, last change (ms since the epoch) and, when counted, messages. */
+export interface SessionItem {
+	id: string;
+	size: number;
+	mtime: number;
+	/** Message entries in the log, all branches (counted when the list is sorted by them). */
+	messages?: number;
+}
+
 export interface SessionsPayload {
 	total: number;
 	matched: number;
 	offset: number;
-	items: { id: string }[];
+	items: SessionItem[];
 	/** The catalogue: a folder, or one log's name. */
 	source: string;
 }

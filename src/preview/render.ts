@@ -2,14 +2,16 @@
  * One session rendered for the page, measured as `inspect` measures it: the
  * system prompt cut into its sections, each labelled with the template that
  * fills it (and its parts), and the messages as the model gets them, framed
- * ones labelled with their framing template. A failure becomes a located
- * error view, never an exception.
+ * ones labelled with their framing template, block by block (text,
+ * thinking, tool calls, images). A failure becomes a located error view,
+ * never an exception.
  */
 import { ContextError } from "../errors.js";
 import { type MeasuredSession, measureLoaded } from "../measure/session.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
-import { contentOf } from "../text/content.js";
-import type { FailedView, MessageView, SectionView, ViewPayload } from "./protocol.js";
+import { asText, contentOf } from "../text/content.js";
+import { jsonText } from "../text/json-writer.js";
+import type { BlockView, FailedView, MessageView, SectionView, ViewPayload } from "./protocol.js";
 import type { SessionCatalog } from "./sessions.js";
 import type { Workspace } from "./workspace.js";
 
@@ -81,6 +83,7 @@ export function renderView(
 				? {}
 				: { framing: { name: m.template, ...workspace.templatePlace(version, m.template) } }),
 			text: contentOf(llm.content).text,
+			blocks: blocksOf(llm.content),
 			chars: m.chars,
 			tokens: m.tokens,
 			...optional("budget", m.budget),
@@ -101,6 +104,7 @@ export function renderView(
 			version,
 			fingerprint: bundle.meta.templateFingerprint,
 			pinned: setId === "" ? version : null,
+			sessionSet: setId === "" ? version : sessionSetOf(workspace, entry.file),
 		},
 		tokenizer: { name: size.tokenizer.name, label: size.tokenizer.label },
 		systemPrompt: {
@@ -115,6 +119,36 @@ export function renderView(
 		recordedUsage: size.recordedUsage,
 		diagnostics: bundle.meta.diagnostics.map((d) => workspace.view(d)),
 	};
+}
+
+/** The set `file` renders with when none is asked for (the session is open: no file is read again). */
+function sessionSetOf(workspace: Workspace, file: string): string | null {
+	try {
+		return workspace.current.service.loadSync(file).meta.templateVersion;
+	} catch (error) {
+		if (error instanceof ContextError) return null; // its pinned set does not build
+		throw error;
+	}
+}
+
+/** A message's content block by block, as the model gets it. */
+function blocksOf(content: unknown): BlockView[] {
+	if (!Array.isArray(content)) return [{ type: "text", text: asText(content) }];
+	return content.map((block: unknown): BlockView => {
+		const b = (block ?? {}) as Record<string, unknown>;
+		switch (b.type) {
+			case "text":
+				return { type: "text", text: asText(b.text) };
+			case "thinking":
+				return { type: "thinking", text: asText(b.thinking) };
+			case "toolCall":
+				return { type: "toolCall", name: asText(b.name), text: jsonText(b.arguments ?? {}) };
+			case "image":
+				return { type: "image", text: asText(b.mimeType) };
+			default:
+				return { type: "other", text: jsonText(block) };
+		}
+	});
 }
 
 /** The tool of a tool result, the type of a custom message. */

@@ -4,8 +4,14 @@
  * catalogue's ids.
  */
 import { INDEX_HTML, STYLE_CSS } from "./page.js";
-import type { SessionsPayload, SetsPayload } from "./protocol.js";
+import {
+	SESSION_SORTS,
+	type SessionSort,
+	type SessionsPayload,
+	type SetsPayload,
+} from "./protocol.js";
 import { renderView } from "./render.js";
+import { type ReplaySource, replayView } from "./replay-view.js";
 import type { SessionCatalog } from "./sessions.js";
 import type { Workspace } from "./workspace.js";
 
@@ -13,7 +19,7 @@ import type { Workspace } from "./workspace.js";
 const MAX_PAGE = 500;
 
 /** The page's script modules (`app.js` imports the others). */
-export const CLIENT_MODULES = ["app.js", "draw.js", "dom.js"] as const;
+export const CLIENT_MODULES = ["app.js", "draw.js", "dom.js", "replay.js"] as const;
 
 /** A complete answer: a status and a body. */
 export interface Answer {
@@ -30,10 +36,12 @@ export interface RouteContext {
 	workspace: Workspace;
 	/** The page's script modules by path (`/app.js`…), as built. */
 	scripts: ReadonlyMap<string, string>;
+	/** What replays a session for the replay view (none: the view says it is not available). */
+	replay?: ReplaySource;
 }
 
 /** The answer to a GET of `url`. */
-export function route(url: URL, { catalog, workspace, scripts }: RouteContext): Reply {
+export function route(url: URL, { catalog, workspace, scripts, replay }: RouteContext): Reply {
 	const query = (name: string) => url.searchParams.get(name) ?? "";
 	switch (url.pathname) {
 		case "/":
@@ -53,7 +61,7 @@ export function route(url: URL, { catalog, workspace, scripts }: RouteContext): 
 			const offset = clampInt(query("offset"), 0, Number.MAX_SAFE_INTEGER, 0);
 			const limit = clampInt(query("limit"), 1, MAX_PAGE, 100);
 			return json(200, {
-				...catalog.page(offset, limit, query("q")),
+				...catalog.page(offset, limit, query("q"), sortOf(query("sort"))),
 				source: catalog.single ? catalog.label : workspace.show(catalog.target),
 			} satisfies SessionsPayload);
 		}
@@ -61,6 +69,8 @@ export function route(url: URL, { catalog, workspace, scripts }: RouteContext): 
 			const view = renderView(workspace, catalog, query("session"), query("set"));
 			return json(!view.ok && view.kind === "request" ? 404 : 200, view);
 		}
+		case "/api/replay":
+			return json(200, replayView(workspace, catalog, query("session"), query("set"), replay));
 		default: {
 			const script = scripts.get(url.pathname);
 			if (script !== undefined) return ok("text/javascript", script);
@@ -82,6 +92,11 @@ function ok(type: string, body: string): Answer {
 
 function json(status: number, value: unknown): Answer {
 	return { status, type: "application/json", body: JSON.stringify(value) };
+}
+
+/** The sort asked for; name when none or an unknown one is. */
+function sortOf(value: string): SessionSort {
+	return (SESSION_SORTS as readonly string[]).includes(value) ? (value as SessionSort) : "name";
 }
 
 function clampInt(value: string, min: number, max: number, fallback: number): number {

@@ -14,6 +14,7 @@ import { ContextError } from "../errors.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
 import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
 import { EventHub } from "./events.js";
+import type { ReplaySource } from "./replay-view.js";
 import { type Answer, CLIENT_MODULES, type Reply, route, text } from "./routes.js";
 import { SessionCatalog } from "./sessions.js";
 import { templateTargets, Watcher } from "./watch.js";
@@ -34,6 +35,8 @@ export interface PreviewOptions {
 	cwd: string;
 	/** How tokens are counted (default o200k). */
 	tokenizer?: TokenizerName;
+	/** What replays a session for the page's replay view (the command line passes `replay`'s). */
+	replay?: ReplaySource;
 }
 
 export interface PreviewServer {
@@ -50,7 +53,12 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 	const tokenizer = loadTokenizerSync(options.tokenizer ?? "o200k");
 	const workspace = new Workspace(options.templates, options.cwd, tokenizer);
 	const hub = new EventHub();
-	const context = { catalog, workspace, scripts: readClientScripts() };
+	const context = {
+		catalog,
+		workspace,
+		scripts: readClientScripts(),
+		...(options.replay === undefined ? {} : { replay: options.replay }),
+	};
 	let port = options.port;
 
 	const server = createServer((request, response) => {
@@ -85,6 +93,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 			const added = !catalog.single && paths.some((p) => existsSync(p) !== listed(p));
 			if (added) catalog.rescan();
 			const ids = paths.filter(listed).map((p) => idOf(catalog, p));
+			catalog.restat(ids);
 			if (ids.length > 0 || added) {
 				hub.broadcast({
 					generation: workspace.generation,

@@ -10,8 +10,8 @@
 import type { Diagnostic } from "../errors.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet } from "../templates/set.js";
-import type { RootTemplate } from "../view/constants.js";
 import { asText } from "../text/content.js";
+import type { RootTemplate } from "../view/constants.js";
 import { deriveSummary } from "../view/derive.js";
 import { neutralize } from "../view/neutralize.js";
 import { cleanContent } from "./content.js";

@@ -31,6 +31,8 @@ export interface CursorState {
 	templateFingerprint: string;
 	systemPromptHash: string;
 	format: Format;
+	/** Asked with `virtualize: false`: every tool result whole. */
+	whole: boolean;
 	file: FileStamp;
 	/** Keys of the warnings the client was sent. */
 	diagnostics: ReadonlySet<string>;
@@ -80,7 +82,7 @@ export function continues(
 	before: CursorState,
 	after: Omit<CursorState, "delivered" | "systemPromptHash" | "diagnostics">,
 ): boolean {
-	if (before.format !== after.format) return false;
+	if (before.format !== after.format || before.whole !== after.whole) return false;
 	if (before.templateFingerprint !== after.templateFingerprint) return false;
 	if (before.file.dev !== after.file.dev || before.file.ino !== after.file.ino) return false;
 	if (after.file.size < before.file.size) return false;

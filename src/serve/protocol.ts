@@ -18,7 +18,12 @@ export const RpcCode = {
 	InternalError: -32603,
 	/** The session failed to load: `data` is `{code, file, line, column, message}`. */
 	LoadFailed: -32001,
+	/** `reload` found templates that do not build (the sets loaded before stay in use): `data` as for -32001. */
+	ReloadFailed: -32002,
 } as const;
+
+/** The protocol's version: raised when a method or param changes meaning (additions keep it). */
+export const PROTOCOL_VERSION = 2;
 
 export type Id = string | number | null;
 
@@ -95,7 +100,7 @@ function invalid(id: Id, reason: string): Reply {
 export class ParamsError extends Error {}
 
 /** What each param of a method may be. */
-type Kind = "string" | "strings" | "format";
+type Kind = "string" | "strings" | "format" | "boolean";
 const FORMATS = ["llm", "agent"] as const;
 export type Format = (typeof FORMATS)[number];
 
@@ -118,21 +123,74 @@ export function checkParams<T>(
 			throw new ParamsError(`unknown param "${name}" (known: ${known || "none"})`);
 		}
 		if (value === undefined) continue;
-		const ok =
-			kind === "string"
-				? typeof value === "string"
-				: kind === "strings"
-					? Array.isArray(value) && value.every((v) => typeof v === "string")
-					: (FORMATS as readonly unknown[]).includes(value);
-		if (!ok) {
-			const expected =
-				kind === "string"
-					? "a string"
-					: kind === "strings"
-						? "an array of strings"
-						: FORMATS.map((f) => `"${f}"`).join(" or ");
-			throw new ParamsError(`param "${name}" must be ${expected}`);
-		}
+		if (!fits(kind, value)) throw new ParamsError(`param "${name}" must be ${EXPECTED[kind]}`);
 	}
 	return params as T;
+}
+
+function fits(kind: Kind, value: unknown): boolean {
+	switch (kind) {
+		case "string":
+			return typeof value === "string";
+		case "strings":
+			return Array.isArray(value) && value.every((v) => typeof v === "string");
+		case "boolean":
+			return typeof value === "boolean";
+		case "format":
+			return (FORMATS as readonly unknown[]).includes(value);
+	}
+}
+
+const EXPECTED: Record<Kind, string> = {
+	string: "a string",
+	strings: "an array of strings",
+	boolean: "true or false",
+	format: FORMATS.map((f) => `"${f}"`).join(" or "),
+};
+
+/** The params of `load` (`path` required). */
+export interface LoadParams {
+	path: string;
+	leaf?: string;
+	tools?: string[];
+	memory?: string;
+	cwd?: string;
+	templateVersion?: string;
+	since?: string;
+	format?: Format;
+	/** false: every tool result whole, none as a stub (default true). */
+	virtualize?: boolean;
+	/** true: a damaged line fails the load instead of being skipped with a warning. */
+	strict?: boolean;
+}
+
+/** Each method's params and which are required: the schema {@link checkParams} checks. */
+export const METHODS = {
+	load: {
+		params: {
+			path: "string",
+			leaf: "string",
+			tools: "strings",
+			memory: "string",
+			cwd: "string",
+			templateVersion: "string",
+			since: "string",
+			format: "format",
+			virtualize: "boolean",
+			strict: "boolean",
+		},
+		required: ["path"],
+	},
+	close: { params: { path: "string" }, required: ["path"] },
+	reload: { params: {}, required: [] },
+	version: { params: {}, required: [] },
+	shutdown: { params: {}, required: [] },
+} as const satisfies Record<string, { params: Record<string, Kind>; required: readonly string[] }>;
+
+export type Method = keyof typeof METHODS;
+
+/** `params` checked against the schema of `method`. */
+export function paramsOf<T>(method: Method, params: Record<string, unknown>): T {
+	const { params: spec, required } = METHODS[method];
+	return checkParams<T>(params, spec, required);
 }

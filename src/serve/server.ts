@@ -4,6 +4,10 @@
  * `load` reads only the bytes appended since the last one; the cursors let
  * the reply carry only the messages appended since the client's last reply.
  * No request, however bad, throws out of {@link Sidecar.handle}.
+ *
+ * The template sets are read once, at start; `reload` reads the folder again
+ * (and keeps the sets in use if the new ones do not build), so edits, bumped
+ * versions and new sets reach the next load without a restart.
  */
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
@@ -11,20 +15,24 @@ import { resolve } from "node:path";
 import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
 import { ioError } from "../log/read.js";
 import { type ContextBundle, ContextService, type LoadOptions } from "../service.js";
+import { TemplateRegistry } from "../templates/registry.js";
+import { capabilities } from "./capabilities.js";
 import { type CursorState, CursorStore, continues, type FileStamp } from "./cursors.js";
 import type { TooLong } from "./lines.js";
 import {
-	checkParams,
 	errorReply,
 	type Format,
+	type LoadParams,
 	ParamsError,
 	type Parsed,
+	paramsOf,
 	parseLine,
 	type Reply,
 	type Request,
 	RpcCode,
 	resultReply,
 } from "./protocol.js";
+import { WarnedStore } from "./warned.js";
 
 export interface SidecarOptions {
 	/** How many sessions stay open (least recently used out first). */
@@ -35,40 +43,38 @@ export interface SidecarOptions {
 	log: (text: string) => void;
 }
 
-interface LoadParams {
-	path: string;
-	leaf?: string;
-	tools?: string[];
-	memory?: string;
-	cwd?: string;
-	templateVersion?: string;
-	since?: string;
-	format?: Format;
-}
-
-const LOAD_PARAMS = {
-	path: "string",
-	leaf: "string",
-	tools: "strings",
-	memory: "string",
-	cwd: "string",
-	templateVersion: "string",
-	since: "string",
-	format: "format",
-} as const;
-
 export class Sidecar {
-	private readonly service: ContextService;
+	private registry: TemplateRegistry;
+	private service!: ContextService;
+	/** The service of `strict` loads, made on the first one. */
+	private strictService: ContextService | undefined;
 	private readonly cursors: CursorStore;
+	private readonly warned: WarnedStore;
 	/** Set by `shutdown`: the caller stops reading once the reply is out. */
 	stopped = false;
 
 	constructor(private readonly options: SidecarOptions) {
-		this.service = new ContextService({
-			...(options.templates === undefined ? {} : { templates: options.templates }),
-			maxOpenSessions: options.maxSessions,
-		});
+		this.registry = TemplateRegistry.for(options.templates);
+		this.useRegistry(this.registry);
 		this.cursors = new CursorStore(options.maxSessions);
+		this.warned = new WarnedStore(options.maxSessions);
+	}
+
+	/** Renders with `registry` from now on; open sessions are read afresh by their next load. */
+	private useRegistry(registry: TemplateRegistry): void {
+		this.registry = registry;
+		this.service = new ContextService({ registry, maxOpenSessions: this.options.maxSessions });
+		this.strictService = undefined;
+	}
+
+	private serviceFor(strict: boolean): ContextService {
+		if (!strict) return this.service;
+		this.strictService ??= new ContextService({
+			registry: this.registry,
+			maxOpenSessions: this.options.maxSessions,
+			strict: true,
+		});
+		return this.strictService;
 	}
 
 	/** How many sessions have cursors (at most `maxSessions`). */
@@ -113,15 +119,23 @@ export class Sidecar {
 	private async call({ method, params }: Request): Promise<unknown> {
 		switch (method) {
 			case "load":
-				return this.load(checkParams<LoadParams>(params, LOAD_PARAMS, ["path"]));
+				return this.load(paramsOf<LoadParams>(method, params));
 			case "close": {
-				const { path } = checkParams<{ path: string }>(params, { path: "string" }, ["path"]);
+				const { path } = paramsOf<{ path: string }>(method, params);
 				const file = resolve(path);
 				this.service.close(file);
+				this.strictService?.close(file);
+				this.warned.delete(file);
 				return { closed: this.cursors.delete(file) };
 			}
+			case "reload":
+				paramsOf(method, params);
+				return this.reload();
+			case "version":
+				paramsOf(method, params);
+				return capabilities(this.registry);
 			case "shutdown":
-				checkParams(params, {});
+				paramsOf(method, params);
 				this.stopped = true;
 				return null;
 			default:
@@ -137,23 +151,29 @@ export class Sidecar {
 		const file = resolve(params.path);
 		const stamp = stampOf(file);
 		const format = params.format ?? "llm";
-		const bundle = await this.service.load(file, loadOptions(params));
+		const service = this.serviceFor(params.strict === true);
+		const bundle = await service.load(file, loadOptions(params));
 		const systemPromptHash = createHash("sha256").update(bundle.systemPrompt).digest("hex");
 		const now = {
 			entryIds: bundle.entryIds,
 			templateFingerprint: bundle.meta.templateFingerprint,
 			format,
+			whole: params.virtualize === false,
 			file: stamp,
 		};
 		const before = params.since === undefined ? undefined : this.cursors.get(file, params.since);
 		const incremental = before !== undefined && continues(before, now);
 		const start = incremental ? before.entryIds.length : 0;
-		const messages = this.messagesFrom(bundle, start, format);
+		const messages = messagesFrom(service, bundle, start, format);
 		const keys = new Set(bundle.meta.diagnostics.map(diagnosticKey));
 		const fresh = incremental
 			? bundle.meta.diagnostics.filter((d) => !before.diagnostics.has(diagnosticKey(d)))
 			: bundle.meta.diagnostics;
-		for (const d of fresh) this.options.log(`${formatDiagnostic(d)}\n`);
+		// stderr gets each warning once, the first time a load finds it.
+		const unwritten = this.warned.fresh(file, stamp, [...keys]);
+		for (const d of bundle.meta.diagnostics) {
+			if (unwritten.delete(diagnosticKey(d))) this.options.log(`${formatDiagnostic(d)}\n`);
+		}
 		const from = incremental ? before.delivered : 0;
 		const cursor = this.cursors.add(file, {
 			...now,
@@ -173,35 +193,57 @@ export class Sidecar {
 		};
 	}
 
-	/** The bundle's messages from index `start` on, in `format`. */
-	private messagesFrom(bundle: ContextBundle, start: number, format: Format): unknown[] {
-		const tail = bundle.messages.slice(start);
-		if (format === "agent") return tail;
-		const convert = this.service.converter(bundle);
-		const out: unknown[] = [];
-		for (let index = start; index < bundle.messages.length; index++) {
-			const converted = convert(index);
-			if (converted !== undefined) out.push(converted);
+	/**
+	 * Reads the templates folder again and compiles every set; if one does not
+	 * build, the sets in use stay and the error goes back. Sessions are read
+	 * afresh by their next load; a cursor continues when its set is unchanged.
+	 */
+	private async reload(): Promise<unknown> {
+		const next = new TemplateRegistry(this.registry.dir);
+		const fingerprints: Record<string, string> = {};
+		try {
+			await next.ready();
+			for (const version of next.versions()) fingerprints[version] = next.get(version).fingerprint;
+		} catch (error) {
+			throw error instanceof ContextError ? new ReloadFailed(error) : error;
 		}
-		return out;
+		const changed = Object.keys(fingerprints).filter(
+			(version) => this.fingerprintNow(version) !== fingerprints[version],
+		);
+		const removed = this.registry.versions().filter((version) => !(version in fingerprints));
+		this.useRegistry(next);
+		this.warned.clear();
+		return {
+			templateVersions: next.versions(),
+			fingerprints,
+			changed,
+			removed,
+		};
+	}
+
+	/** The fingerprint of set `version` as in use now (undefined: none, or it does not build). */
+	private fingerprintNow(version: string): string | undefined {
+		try {
+			return this.registry.versions().includes(version)
+				? this.registry.get(version).fingerprint
+				: undefined;
+		} catch {
+			return undefined; // an unbuildable set in use: the new one is a change
+		}
 	}
 
 	private failure(id: Id, error: unknown): Reply {
 		if (error instanceof ParamsError) {
 			return errorReply(id, RpcCode.InvalidParams, `Invalid params: ${error.message}`);
 		}
+		if (error instanceof ReloadFailed) {
+			return errorReply(id, RpcCode.ReloadFailed, error.cause.message, located(error.cause));
+		}
 		if (error instanceof MethodNotFound) {
 			return errorReply(id, RpcCode.MethodNotFound, `Method not found: ${error.method}`);
 		}
 		if (error instanceof ContextError) {
-			return errorReply(id, RpcCode.LoadFailed, error.message, {
-				code: error.code,
-				file: error.file,
-				line: error.line,
-				column: error.column,
-				message: error.reason,
-				...(error.diagnostics.length > 1 ? { diagnostics: error.diagnostics } : {}),
-			});
+			return errorReply(id, RpcCode.LoadFailed, error.message, located(error));
 		}
 		this.options.log(
 			`theway-context serve: internal error (a bug, please report it)\n${(error as Error)?.stack ?? String(error)}\n`,
@@ -221,6 +263,25 @@ class MethodNotFound extends Error {
 	}
 }
 
+/** The templates did not build at a `reload`: -32002. */
+class ReloadFailed extends Error {
+	constructor(override readonly cause: ContextError) {
+		super(cause.message);
+	}
+}
+
+/** An error reply's `data`: the located error, as the CLI prints it. */
+function located(error: ContextError): Record<string, unknown> {
+	return {
+		code: error.code,
+		file: error.file,
+		line: error.line,
+		column: error.column,
+		message: error.reason,
+		...(error.diagnostics.length > 1 ? { diagnostics: error.diagnostics } : {}),
+	};
+}
+
 /** The load options of a request, without the keys it left out. */
 function loadOptions(params: LoadParams): LoadOptions {
 	const options: LoadOptions = {};
@@ -229,6 +290,7 @@ function loadOptions(params: LoadParams): LoadOptions {
 	if (params.memory !== undefined) options.memory = params.memory;
 	if (params.cwd !== undefined) options.cwd = params.cwd;
 	if (params.templateVersion !== undefined) options.templateVersion = params.templateVersion;
+	if (params.virtualize === false) options.virtualize = false;
 	return options;
 }
 
@@ -274,4 +336,22 @@ function serialize(reply: Reply): string {
 
 function serializeBatch(replies: Reply[]): string {
 	return `[${replies.map(serialize).join(",")}]`;
+}
+
+/** The bundle's messages from index `start` on, in `format`, converted by the service that loaded it. */
+function messagesFrom(
+	service: ContextService,
+	bundle: ContextBundle,
+	start: number,
+	format: Format,
+): unknown[] {
+	const tail = bundle.messages.slice(start);
+	if (format === "agent") return tail;
+	const convert = service.converter(bundle);
+	const out: unknown[] = [];
+	for (let index = start; index < bundle.messages.length; index++) {
+		const converted = convert(index);
+		if (converted !== undefined) out.push(converted);
+	}
+	return out;
 }

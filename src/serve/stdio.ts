@@ -5,7 +5,6 @@
  * thousands of requests without reading costs memory bounded by the pipes,
  * not by the number of requests.
  */
-import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import { boundedLines } from "./lines.js";
 import { Sidecar, type SidecarOptions } from "./server.js";
@@ -32,8 +31,24 @@ export async function serveStreams(
 	}
 }
 
-/** Waits for `output` to drain, or to close (a client gone is the end, not an error). */
-async function drained(output: Writable): Promise<void> {
-	if (output.destroyed) return;
-	await Promise.race([once(output, "drain"), once(output, "close")]);
+/**
+ * Waits for `output` to drain, or to close (a client gone is the end, not an
+ * error); an error on it is thrown. Whichever comes first removes the other
+ * listeners, so a long run of large replies leaves none behind.
+ */
+function drained(output: Writable): Promise<void> {
+	if (output.destroyed) return Promise.resolve();
+	return new Promise((resolve, reject) => {
+		const settle = (error?: unknown) => {
+			output.off("drain", onDrain);
+			output.off("close", onDrain);
+			output.off("error", settle);
+			if (error === undefined) resolve();
+			else reject(error);
+		};
+		const onDrain = () => settle();
+		output.on("drain", onDrain);
+		output.on("close", onDrain);
+		output.on("error", settle);
+	});
 }

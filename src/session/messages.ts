@@ -6,6 +6,7 @@
  */
 import type { AgentMessage } from "../log/schema.js";
 
+/** The summary of an in-session compaction, first on the branch after it. */
 export interface CompactionSummaryMessage {
 	role: "compactionSummary";
 	summary: string;
@@ -14,6 +15,7 @@ export interface CompactionSummaryMessage {
 	timestamp: number | null;
 }
 
+/** The summary of a branch the conversation came back from. */
 export interface BranchSummaryMessage {
 	role: "branchSummary";
 	summary: string;
@@ -28,6 +30,7 @@ export interface CollapseContextMessage {
 	payload: { summary: string };
 }
 
+/** A bundle's message: an agent message as stored, or one of the summary messages the projection makes. */
 export type ContextMessage =
 	| AgentMessage
 	| CompactionSummaryMessage

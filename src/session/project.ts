@@ -17,6 +17,7 @@ const PRODUCES_MESSAGE = new Set<number>([
 	Kind.CompactContext,
 ]);
 
+/** The model last seen on the branch: its provider and id. */
 export interface ModelRef {
 	provider: string;
 	modelId: string;

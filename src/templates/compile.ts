@@ -50,8 +50,37 @@ export const COMPILE_OPTIONS = {
 	knownHelpers: KNOWN_HELPERS,
 } as const;
 
+/**
+ * How a check reads a set: an editor passes parsers that remember what did
+ * not change since its last keystroke. Each must answer as the default does.
+ */
+export interface Parsers {
+	/** One file's front-matter and body (default: {@link parseTemplateFile}). */
+	file?: (text: string, file: string) => TemplateFile;
+	/** A body's tree for the type check, which may rewrite it (idempotently: a tree may be reused). */
+	typecheck?: ((body: string) => hbs.AST.Program) | undefined;
+	/** A body's tree for the section order, which only reads it. */
+	skeleton?: ((body: string) => hbs.AST.Program) | undefined;
+	/** The categories file, validated (default: {@link readCategories}). */
+	categories?: (text: string, file: string) => Categories;
+}
+
+/** `categories.yaml`'s text parsed and validated; throws its located error. */
+export function readCategories(text: string, file: string): Categories {
+	return validateYaml(
+		CategoriesSchema,
+		parseYaml(text, file, "bad_categories"),
+		file,
+		"bad_categories",
+		"categories",
+	);
+}
+
 /** Parses and checks a set's files; throws one error with every finding. */
-export function checkTemplateSet(source: TemplateSetSource): {
+export function checkTemplateSet(
+	source: TemplateSetSource,
+	parsers: Parsers = {},
+): {
 	files: Map<string, TemplateFile>;
 	categories: Categories;
 } {
@@ -69,7 +98,7 @@ export function checkTemplateSet(source: TemplateSetSource): {
 	const files = new Map<string, TemplateFile>();
 	for (const [name, { file, text }] of source.templates) {
 		collect(() => {
-			const parsed = parseTemplateFile(text, file);
+			const parsed = (parsers.file ?? parseTemplateFile)(text, file);
 			if (parsed.meta.name !== name) {
 				throw new ContextError(
 					"bad_front_matter",
@@ -117,16 +146,10 @@ export function checkTemplateSet(source: TemplateSetSource): {
 	let categories: Categories = { other: "Other", categories: [] };
 	collect(() => {
 		const { file, text } = source.categories;
-		categories = validateYaml(
-			CategoriesSchema,
-			parseYaml(text, file, "bad_categories"),
-			file,
-			"bad_categories",
-			"categories",
-		);
+		categories = (parsers.categories ?? readCategories)(text, file);
 	});
 	const skeleton = files.get("system");
-	if (skeleton !== undefined) diagnostics.push(...checkSkeleton(skeleton, files));
+	if (skeleton !== undefined) diagnostics.push(...checkSkeleton(skeleton, files, parsers.skeleton));
 	const roots = new Map<string, z.ZodType>();
 	for (const name of ROOT_TEMPLATES) roots.set(name, ROOT_VIEWS[name]);
 	for (const [name, schema] of Object.entries(OPTIONAL_ROOT_VIEWS)) {
@@ -143,6 +166,7 @@ export function checkTemplateSet(source: TemplateSetSource): {
 			})),
 			roots,
 			helpers: HELPER_SIGNATURES,
+			parse: parsers.typecheck,
 			unreadable: new Set([...source.templates.keys()].filter((name) => !files.has(name))),
 		}),
 	);

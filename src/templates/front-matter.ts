@@ -11,19 +11,30 @@ import { VirtualizePolicySchema } from "../view/stub.js";
 import { parseYaml, validateYaml } from "./yaml.js";
 
 export const FrontMatterSchema = z.strictObject({
-	/** Must equal the file's name without `.hbs`. */
-	name: z.string().min(1),
-	/** The template's own version; bumped whenever its text changes. */
-	version: z.string().regex(/^\d+\.\d+\.\d+$/, 'a version like "1.0.0" (quote it in YAML)'),
-	description: z.string().min(1),
-	/** `collapse-context` only: the per-component character caps of the summary. */
-	caps: z.record(z.enum(SUMMARY_LABELS), z.number().int().min(8)).optional(),
-	/** Framings: the line that opens the framing; session text can never forge it. */
-	marker: z.string().min(1).optional(),
-	/** The most tokens (o200k) this template's rendering may take in any fixture; `build` checks it. */
-	budget: z.strictObject({ tokens: z.number().int().positive() }).optional(),
-	/** `tool-result-stub` only: the virtualization policy of the set. */
-	virtualize: VirtualizePolicySchema.optional(),
+	name: z.string().min(1).describe("Must equal the file's name without `.hbs`."),
+	version: z
+		.string()
+		.regex(/^\d+\.\d+\.\d+$/, 'a version like "1.0.0" (quote it in YAML)')
+		.describe("The template's own version; bumped whenever its text changes."),
+	description: z.string().min(1).describe("What the template writes."),
+	caps: z
+		.record(z.enum(SUMMARY_LABELS), z.number().int().min(8))
+		.optional()
+		.describe("`collapse-context` only: the per-component character caps of the summary."),
+	marker: z
+		.string()
+		.min(1)
+		.optional()
+		.describe("Framings: the line that opens the framing; session text can never forge it."),
+	budget: z
+		.strictObject({ tokens: z.number().int().positive() })
+		.optional()
+		.describe(
+			"The most tokens (o200k) this template's rendering may take in any fixture; `build` checks it.",
+		),
+	virtualize: VirtualizePolicySchema.optional().describe(
+		"`tool-result-stub` only: the virtualization policy of the set.",
+	),
 });
 export type FrontMatter = z.infer<typeof FrontMatterSchema>;
 

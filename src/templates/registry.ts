@@ -25,6 +25,8 @@ export interface RegistryOptions {
 	precompiled?: boolean;
 	/** The compiler; without it, {@link TemplateRegistry.ready} loads it when a set needs it. */
 	compiler?: Compiler;
+	/** The sets as given (an editor's unsaved texts), instead of reading the folder. */
+	sources?: ReadonlyMap<string, TemplateSetSource>;
 }
 
 export class TemplateRegistry {
@@ -48,6 +50,7 @@ export class TemplateRegistry {
 	) {
 		this.precompiled = options.precompiled ?? resolve(dir) === DEFAULT_TEMPLATES_DIR;
 		this.compiler = options.compiler;
+		if (options.sources !== undefined) this.sources = new Map(options.sources);
 	}
 
 	/**

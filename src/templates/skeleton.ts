@@ -25,6 +25,7 @@ const EXPECTED = SECTIONS.flatMap((s) => [`<${s}>`, `{{> ${s}}}`, `</${s}>`]);
 export function checkSkeleton(
 	skeleton: TemplateFile,
 	files: ReadonlyMap<string, TemplateFile>,
+	parse: (body: string) => hbs.AST.Program = Handlebars.parse,
 ): Diagnostic[] {
 	const diagnostics: Diagnostic[] = [];
 	const at = (t: TemplateFile, line: number, column: number, message: string) =>
@@ -38,7 +39,7 @@ export function checkSkeleton(
 		});
 
 	for (const [name, t] of files) {
-		const events = eventsOf(t);
+		const events = eventsOf(t, parse);
 		if (events === undefined) continue; // a parse error: the type check reports it
 		if (name !== "system") {
 			const first = events[0];
@@ -76,10 +77,10 @@ export function checkSkeleton(
 }
 
 /** Section tags and section partial calls, in document order. */
-function eventsOf(t: TemplateFile): Event[] | undefined {
+function eventsOf(t: TemplateFile, parse: (body: string) => hbs.AST.Program): Event[] | undefined {
 	let ast: hbs.AST.Program;
 	try {
-		ast = Handlebars.parse(t.body);
+		ast = parse(t.body);
 	} catch {
 		return undefined;
 	}

@@ -120,6 +120,8 @@ export function typecheckTemplates(input: {
 	helpers: Readonly<Record<string, HelperSignature>>;
 	/** Templates of the set that could not be read (their errors are reported): calls to them are not. */
 	unreadable?: ReadonlySet<string>;
+	/** Parses a body (default: Handlebars'); the same tree may come back for the same body. */
+	parse?: ((body: string) => hbs.AST.Program) | undefined;
 }): Diagnostic[] {
 	const parsed = new Map<string, Parsed>();
 	for (const src of input.templates) {
@@ -130,7 +132,7 @@ export function typecheckTemplates(input: {
 	const calls = new Map<string, { to: string; at: Pos }[]>();
 	for (const [name, tpl] of parsed) {
 		try {
-			tpl.ast = Handlebars.parse(tpl.src.body);
+			tpl.ast = (input.parse ?? Handlebars.parse)(tpl.src.body);
 		} catch (err) {
 			const { reason, ...at } = parseErrorAt(err, tpl.bodyLines);
 			checker.report(tpl, at, `Handlebars parse error: ${reason}`, "bad_template");

@@ -6,7 +6,7 @@
  */
 import { isAlias, isNode, LineCounter, parseDocument, visit } from "yaml";
 import type { z } from "zod";
-import { ContextError, type Diagnostic, type ErrorCode, formatPath } from "../errors.js";
+import { type AnyCode, ContextError, type Diagnostic, formatPath } from "../errors.js";
 
 export interface ParsedYaml {
 	value: unknown;
@@ -21,7 +21,7 @@ const MAX_ALIAS_COUNT = 100;
  * Parses `text`, whose first line is line `firstLine` of `file`.
  * Only plain data: the core schema, no custom tags, no aliases' surprises.
  */
-export function parseYaml(text: string, file: string, code: ErrorCode, firstLine = 1): ParsedYaml {
+export function parseYaml(text: string, file: string, code: AnyCode, firstLine = 1): ParsedYaml {
 	const lineCounter = new LineCounter();
 	const doc = parseDocument(text, {
 		version: "1.2",
@@ -78,7 +78,7 @@ export function validateYaml<T extends z.ZodType>(
 	schema: T,
 	parsed: ParsedYaml,
 	file: string,
-	code: ErrorCode,
+	code: AnyCode,
 	what: string,
 ): z.infer<T> {
 	const result = schema.safeParse(parsed.value);
@@ -96,7 +96,7 @@ export function validateYaml<T extends z.ZodType>(
 type Problem = { reason: string; file: string; line: number; column: number };
 
 /** One error for a file's problems: the first as its message, all as its diagnostics. */
-function located(code: ErrorCode, problems: readonly Problem[], cause?: unknown): ContextError {
+function located(code: AnyCode, problems: readonly Problem[], cause?: unknown): ContextError {
 	const [first, ...rest] = problems as [Problem, ...Problem[]];
 	const diagnostics: Diagnostic[] = problems.map(({ reason, ...where }) => ({
 		severity: "error",

@@ -131,12 +131,29 @@ export function unifiedDiff(a: string, b: string, options: UnifiedOptions = {}):
 	if (a === b) return "";
 	const context = options.context ?? 3;
 	const style = options.style ?? ((line) => line);
-	const edits = lineEdits(a.split("\n"), b.split("\n"));
+	const linesA = a.split("\n");
+	const linesB = b.split("\n");
+	// Only the changed middle and its context are turned into edits: a long
+	// unchanged start or end costs nothing.
+	let start = 0;
+	while (start < linesA.length && start < linesB.length && linesA[start] === linesB[start]) start++;
+	let same = 0;
+	while (
+		same < linesA.length - start &&
+		same < linesB.length - start &&
+		linesA[linesA.length - 1 - same] === linesB[linesB.length - 1 - same]
+	)
+		same++;
+	const from = Math.max(0, start - context);
+	const edits = lineEdits(
+		linesA.slice(from, Math.min(linesA.length, linesA.length - same + context)),
+		linesB.slice(from, Math.min(linesB.length, linesB.length - same + context)),
+	);
 	const out: string[] = [];
 	let k = 0;
 	// Line numbers (1-based) of edits[k] in a and in b.
-	let lineA = 1;
-	let lineB = 1;
+	let lineA = from + 1;
+	let lineB = from + 1;
 	const advance = (to: number) => {
 		for (; k < to; k++) {
 			const op = (edits[k] as LineEdit).op;
@@ -176,7 +193,8 @@ export function unifiedDiff(a: string, b: string, options: UnifiedOptions = {}):
 		}
 		const range = (from: number, count: number) =>
 			`${count === 0 ? from - 1 : from}${count === 1 ? "" : `,${count}`}`;
-		out.push(style(`@@ -${range(fromA, countA)} +${range(fromB, countB)} @@`, "@"), ...body);
+		out.push(style(`@@ -${range(fromA, countA)} +${range(fromB, countB)} @@`, "@"));
+		for (const line of body) out.push(line); // a spread of a huge hunk would overflow the stack
 		advance(hunkEnd);
 	}
 	return out.join("\n");

@@ -22,6 +22,12 @@ export const VirtualizePolicySchema = z.strictObject({
 	/** The excerpts the stub shows, in characters: the start and the end of the text. */
 	head: z.number().int().nonnegative(),
 	tail: z.number().int().nonnegative(),
+	/**
+	 * The tools a stub tells the model to call (to read a result back, to
+	 * search it). A set that names them lists them in <tools> for every
+	 * session, whatever the session's own tools: the harness relies on them.
+	 */
+	tools: z.array(z.string().min(1)).optional(),
 });
 
 /** The policy a template set declares (front-matter of `tool-result-stub`). */
@@ -32,27 +38,28 @@ export type VirtualizePolicy = z.infer<typeof VirtualizePolicySchema>;
  * set's threshold. Every string is session text, neutralised.
  */
 export const ToolResultStubViewSchema = z.object({
-	/** The log entry that holds the whole result: what `session_tool_result` reads back. */
-	entryId: z.string(),
-	toolCallId: z.string(),
-	toolName: z.string(),
-	isError: z.boolean(),
-	/** Characters and lines of the result's text. */
-	chars: z.number(),
-	lines: z.number(),
-	/** UTF-8 bytes of the result's text. */
-	bytes: z.number(),
-	/** Its size in the policy's unit (tokens or chars), images included when they count. */
-	size: z.number(),
-	unit: z.enum(["tokens", "chars"]),
-	/** The start and the end of the text, each of bounded size (the tail may be empty). */
-	head: z.string(),
-	tail: z.string(),
-	/** Characters between the two excerpts. */
-	omittedChars: z.number(),
-	/** Images kept beside the stub, and images left out. */
-	imagesKept: z.number(),
-	imagesOmitted: z.number(),
+	entryId: z
+		.string()
+		.describe("The log entry that holds the whole result: what `session_tool_result` reads back."),
+	toolCallId: z.string().describe("The call the result answers (one line)."),
+	toolName: z.string().describe("The tool that was called (one line)."),
+	isError: z.boolean().describe("Whether the call failed (the result is its error output)."),
+	chars: z.number().describe("Characters of the result's text."),
+	lines: z.number().describe("Lines of the result's text."),
+	bytes: z.number().describe("UTF-8 bytes of the result's text."),
+	size: z
+		.number()
+		.describe("Its size in the policy's unit (tokens or chars), images included when they count."),
+	unit: z.enum(["tokens", "chars"]).describe("The unit of `size`: the policy's."),
+	head: z
+		.string()
+		.describe("The start of the text, of bounded size, cut at a line break when one is near."),
+	tail: z
+		.string()
+		.describe("The end of the text, of bounded size (empty when the head holds it all)."),
+	omittedChars: z.number().describe("Characters between the two excerpts."),
+	imagesKept: z.number().describe("Images kept beside the stub."),
+	imagesOmitted: z.number().describe("Images left out (too large to keep)."),
 });
 
 /** What a stub template sees. */

@@ -6,7 +6,7 @@
  * of 10,000 sessions listed a page at a time. Screenshots go to
  * `test/browser/out/`; `UPDATE_SCREENSHOT=1` also rewrites `docs/preview.png`.
  */
-import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -177,6 +177,15 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 		const broken = brokenTemplate(goodTools);
 		writeFileSync(tools, broken.text);
 		await page.waitForSelector("body[data-state='failed-templates']", { timeout: 10_000 });
+		// A watcher may see the file half written (empty) first: wait for the whole file's error.
+		await page.waitForFunction(
+			(line) =>
+				document
+					.querySelector(".failure .diagnostic .where")
+					?.textContent?.includes(`tools.hbs:${line}:`),
+			broken.line,
+			{ timeout: 10_000 },
+		);
 		const where = await page.textContent(".failure .diagnostic .where");
 		expect(where).toMatch(new RegExp(`templates/${NEWEST}/tools\\.hbs:${broken.line}:\\d+$`));
 		expect(await page.textContent(".failure .diagnostic pre")).toContain(`{{${MISSING_FIELD}}}`);
@@ -232,7 +241,8 @@ describe.skipIf(!HAVE_CHROMIUM)("a folder of 10,000 sessions", { timeout: 90_000
 	afterAll(async () => {
 		await browser?.close();
 		await preview?.stop();
-	});
+		rmSync(folder, { recursive: true, force: true }); // 10,000 files: longer than the default hook time
+	}, 90_000);
 
 	it("lists them a page at a time, filters, and renders the one chosen", async () => {
 		const page = await browser.newPage();
@@ -242,7 +252,7 @@ describe.skipIf(!HAVE_CHROMIUM)("a folder of 10,000 sessions", { timeout: 90_000
 		console.log(
 			`10,000 sessions: list and first session shown in ${(performance.now() - start).toFixed(0)} ms`,
 		);
-		expect(await page.textContent("#count")).toContain(`${COUNT} sessions`);
+		expect(await page.textContent("#count")).toContain(`${COUNT.toLocaleString("en-US")} sessions`);
 		const shown = await page.locator("#session-list li").count();
 		expect(shown).toBeGreaterThan(0);
 		expect(shown).toBeLessThan(COUNT / 10);

@@ -22,15 +22,17 @@ const LAYERS: Record<string, number> = {
 	render: 7,
 	"service.ts": 8,
 	measure: 9,
+	// The rules of the build step that more than one tool holds a template set to (lock, budgets).
+	rules: 10,
 	// The tools: each may use everything below, none another.
-	check: 10,
-	serve: 10,
-	preview: 10,
-	replay: 10,
-	lsp: 10,
-	cli: 11,
-	"library.ts": 12,
-	"index.ts": 13,
+	check: 11,
+	serve: 11,
+	preview: 11,
+	replay: 11,
+	lsp: 11,
+	cli: 12,
+	"library.ts": 13,
+	"index.ts": 14,
 };
 
 function sources(dir: string): string[] {

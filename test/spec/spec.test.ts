@@ -18,7 +18,18 @@
  *     - skipped_line@3         # or {at: code@line, says: regular expression}
  *   meta: {entryCount: 1}      # fields of the bundle's meta
  *   leaf: u1
+ *   templates: spec            # render with the spec's own set (test/spec/templates)
+ *   system: "<harness>…"       # the whole system prompt, or each section's text:
+ *   sections: {harness: spec harness v2, lineage: null}  # null: the section is absent
+ *   sent: [{role: user, content: [{type: text, text: hi}]}]  # each provider-ready message exactly
+ *   llmWarnings: [unknown_message_role]  # every warning of the conversion (default none)
  * ```
+ *
+ * `templates: spec` renders with the terse, structural template set beside
+ * this file, so that rendering cases never depend on the shipped wording or
+ * on which shipped set is the newest; it is the default of the `rendering*`
+ * files, `shipped` (the package's own sets) of the others. A case's
+ * `options.virtualize` applies to the conversion too.
  *
  * An object in `log` is written as JSON; an entry (any type but `session`)
  * without a `timestamp` gets one, and so does a message without one. The
@@ -35,7 +46,12 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { type ContextBundle, ContextError, ContextService } from "../../src/index.js";
+import {
+	type ContextBundle,
+	ContextError,
+	ContextService,
+	type Diagnostic,
+} from "../../src/index.js";
 
 const Case = z.strictObject({
 	name: z.string(),
@@ -55,6 +71,18 @@ const Case = z.strictObject({
 		.optional(),
 	meta: z.record(z.string(), z.unknown()).optional(),
 	leaf: z.union([z.string(), z.null()]).optional(),
+	templates: z.enum(["spec", "shipped"]).optional(),
+	system: z.string().optional(),
+	sections: z
+		.strictObject({
+			harness: z.string().optional(),
+			tools: z.string().optional(),
+			environment: z.string().optional(),
+			lineage: z.union([z.string(), z.null()]).optional(),
+		})
+		.optional(),
+	sent: z.array(z.record(z.string(), z.unknown())).optional(),
+	llmWarnings: z.array(z.string()).optional(),
 });
 type Case = z.infer<typeof Case>;
 
@@ -66,6 +94,9 @@ const HEADER = {
 	cwd: "/spec",
 };
 const TIMESTAMP = "2026-01-01T00:00:01.000Z";
+/** The spec's own template sets: terse, structural texts, `v1` and the newest, `v2`. */
+const SPEC_TEMPLATES = join(import.meta.dirname, "templates");
+const SECTION_NAMES = ["harness", "tools", "environment", "lineage"] as const;
 
 const dir = mkdtempSync(join(tmpdir(), "theway-context-spec-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -117,13 +148,28 @@ function contentText(content: unknown): string {
 		.join("|");
 }
 
+/**
+ * The text of each section of a system prompt, in the order they appear: a
+ * section is its opening tag alone on a line, up to its closing tag alone on
+ * a line.
+ */
+function sectionsOf(prompt: string): Record<string, string> {
+	const out: Record<string, string> = {};
+	const tag = new RegExp(`^<(${SECTION_NAMES.join("|")})>\\n([\\s\\S]*?)\\n</\\1>$`, "gm");
+	for (const m of prompt.matchAll(tag)) out[m[1] as string] = m[2] as string;
+	return out;
+}
+
 const where = (e: { code: string; line?: number | undefined; column?: number | undefined }) =>
 	`${e.code}${e.line === undefined ? "" : `@${e.line}`}${e.column === undefined ? "" : `:${e.column}`}`;
 
-function run(c: Case, file: string): void {
+function run(c: Case, file: string, templates: "spec" | "shipped"): void {
 	const bytes = bytesOf(c);
 	writeFileSync(file, bytes);
-	const options = c.options ?? {};
+	const options: Record<string, unknown> = {
+		...(templates === "spec" ? { templates: SPEC_TEMPLATES } : {}),
+		...c.options,
+	};
 	const service = new ContextService(options);
 	let bundle: ContextBundle;
 	try {
@@ -155,11 +201,29 @@ function run(c: Case, file: string): void {
 			c.messages,
 		);
 	}
-	if (c.llm !== undefined) {
-		const llm = service.convertToLlm(bundle) as Record<string, unknown>[];
-		expect(llm.map(describeMessage)).toEqual(c.llm);
-	}
+	if (c.llm !== undefined || c.sent !== undefined) {
+		const diagnostics: Diagnostic[] = [];
+		const virtualize = options.virtualize as boolean | undefined;
+		const llm = service.convertToLlm(bundle, {
+			diagnostics,
+			...(virtualize === undefined ? {} : { virtualize }),
+		}) as Record<string, unknown>[];
+		if (c.llm !== undefined) expect(llm.map(describeMessage)).toEqual(c.llm);
+		if (c.sent !== undefined) expect(llm).toEqual(c.sent);
+		expect(diagnostics.map(where)).toEqual(c.llmWarnings ?? []);
+	} else expect(c.llmWarnings, "llmWarnings needs llm or sent").toBeUndefined();
 	if (c.leaf !== undefined) expect(bundle.meta.leafId).toBe(c.leaf);
+	if (c.system !== undefined) expect(bundle.systemPrompt).toBe(c.system);
+	if (c.sections !== undefined) {
+		const found = sectionsOf(bundle.systemPrompt);
+		expect(Object.keys(found), "sections in their order").toEqual(
+			SECTION_NAMES.filter((s) => s in found),
+		);
+		for (const [name, text] of Object.entries(c.sections)) {
+			if (text === null) expect(found, `no ${name} section`).not.toHaveProperty(name);
+			else expect(found[name], `the ${name} section`).toBe(text);
+		}
+	}
 }
 
 const files = readdirSync(import.meta.dirname).filter((f) => f.endsWith(".yaml"));
@@ -173,9 +237,11 @@ for (const name of files) {
 	describe(name, () => {
 		cases.forEach((c, i) => {
 			it(c.name, () => {
-				const expects = [c.error, c.messages, c.stored, c.llm, c.meta, c.leaf];
+				const expects = [c.error, c.messages, c.stored, c.llm, c.sent, c.meta, c.leaf];
+				expects.push(c.system, c.sections);
 				expect(expects.some((e) => e !== undefined)).toBe(true);
-				run(c, join(dir, `${name.replace(/\.yaml$/, "")}-${i}.jsonl`));
+				const templates = c.templates ?? (name.startsWith("rendering") ? "spec" : "shipped");
+				run(c, join(dir, `${name.replace(/\.yaml$/, "")}-${i}.jsonl`), templates);
 			});
 		});
 	});

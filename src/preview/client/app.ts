@@ -2,16 +2,36 @@
 /// <reference lib="dom.iterable" />
 /**
  * The preview page's script (runs in the browser, served as `/app.js`). It
- * lists sessions a page at a time, renders the chosen session with the chosen
- * template set, and re-renders whenever the server reports a change.
+ * lists sessions a page at a time (by name, size, date or message count),
+ * renders the chosen session with the chosen template set (the old one is
+ * shown as loading meanwhile), re-renders whenever the server reports a
+ * change, and jumps to a message or through the matches of a search.
  */
-import type { ChangeEvent, SessionsPayload, SetsPayload, ViewPayload } from "../protocol.js";
-import { $, el } from "./dom.js";
+import type {
+	ChangeEvent,
+	RenderedView,
+	SessionItem,
+	SessionsPayload,
+	SetsPayload,
+	ViewPayload,
+} from "../protocol.js";
+import { $, count, el } from "./dom.js";
 import { drawFailure, drawView } from "./draw.js";
+import "./replay.js"; // the replay view, which follows what this page shows
 
 const PAGE_SIZE = 100;
 
-const state = { session: "", set: "", listed: 0, query: "", request: 0 };
+const state = {
+	session: "",
+	set: "",
+	listed: 0,
+	query: "",
+	sort: "name",
+	request: 0,
+	/** The set the shown session renders with when none is asked for. */
+	sessionSet: null as string | null,
+	view: undefined as RenderedView | undefined,
+};
 
 async function getJson<T>(path: string): Promise<T> {
 	const response = await fetch(path, { cache: "no-store" });
@@ -43,22 +63,56 @@ async function listSessions(reset: boolean): Promise<void> {
 		offset: String(state.listed),
 		limit: String(PAGE_SIZE),
 		q: state.query,
+		sort: state.sort,
 	});
 	const page = await getJson<SessionsPayload>(`/api/sessions?${query}`);
 	const list = $("session-list");
-	for (const { id } of page.items) {
-		const button = el("button", { type: "button", "data-id": id, title: id }, id);
-		if (id === state.session) button.setAttribute("aria-current", "true");
-		button.addEventListener("click", () => choose(id));
-		list.append(el("li", {}, button));
-	}
+	for (const item of page.items) list.append(el("li", {}, sessionButton(item)));
 	state.listed += page.items.length;
 	$("count").textContent =
 		page.matched === page.total
-			? `${page.total} session${page.total === 1 ? "" : "s"} in ${page.source}${page.source.endsWith(".jsonl") ? "" : "/"}`
-			: `${page.matched} of ${page.total} sessions match`;
+			? `${count(page.total, "session")} in ${page.source}${page.source.endsWith(".jsonl") ? "" : "/"}`
+			: `${page.matched.toLocaleString()} of ${count(page.total, "session")} ${page.matched === 1 ? "matches" : "match"}`;
 	$("more").hidden = state.listed >= page.matched;
 	if (state.session === "" && page.items[0] !== undefined) choose(page.items[0].id);
+}
+
+/** A listed session: its name, then its size, date and (when counted) messages. */
+function sessionButton({ id, size, mtime, messages }: SessionItem): HTMLElement {
+	const date = new Date(mtime);
+	const facts = [
+		bytes(size),
+		`${date.toLocaleDateString()} ${date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`,
+		messages === undefined ? undefined : count(messages, "message"),
+	].filter((f) => f !== undefined);
+	const button = el(
+		"button",
+		{
+			type: "button",
+			"data-id": id,
+			"data-size": String(size),
+			"data-mtime": String(mtime),
+			...(messages === undefined ? {} : { "data-messages": String(messages) }),
+			title: id,
+		},
+		el("span", { class: "id" }, id),
+		el("span", { class: "facts" }, facts.join(" · ")),
+	);
+	if (id === state.session) button.setAttribute("aria-current", "true");
+	button.addEventListener("click", () => choose(id));
+	return button;
+}
+
+function bytes(n: number): string {
+	if (n < 1024) return count(n, "byte");
+	const units = ["KB", "MB", "GB"];
+	let value = n / 1024;
+	let unit = 0;
+	while (value >= 1024 && unit < units.length - 1) {
+		value /= 1024;
+		unit++;
+	}
+	return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
 function choose(id: string): void {
@@ -83,13 +137,38 @@ async function listSets(): Promise<void> {
 	select.replaceChildren(...sets.map((s) => el("option", { value: s.id }, s.label)));
 	if (!sets.some((s) => s.id === state.set)) state.set = "";
 	select.value = state.set;
+	labelSessionSet();
+}
+
+/** The first choice says which set "the session's set" is for the session shown. */
+function labelSessionSet(): void {
+	const first = $<HTMLSelectElement>("set").options[0];
+	if (first === undefined || first.value !== "") return;
+	first.textContent =
+		state.sessionSet === null ? "the session's set" : `the session's set (${state.sessionSet})`;
 }
 
 // ---- rendering ------------------------------------------------------------
 
+/** The session and set last asked for (a re-rendering of them is not a loading). */
+let shown = "";
+
 async function render(): Promise<void> {
 	if (state.session === "") return;
 	const request = ++state.request;
+	// Another session or set: the one shown is no longer current until the new one arrives.
+	const asked = `${state.session}\n${state.set}`;
+	if (shown !== asked) {
+		if (document.body.dataset.session !== state.session) {
+			state.sessionSet = null;
+			labelSessionSet();
+		}
+		shown = asked;
+		document.body.dataset.state = "loading";
+		document.body.dataset.session = state.session;
+		$("loading").textContent =
+			`Loading ${state.session}${state.set === "" ? "" : ` with set ${state.set}`}…`;
+	}
 	const params = new URLSearchParams({ session: state.session, set: state.set });
 	let view: ViewPayload;
 	try {
@@ -104,13 +183,113 @@ async function render(): Promise<void> {
 		};
 	}
 	if (request !== state.request) return; // a later request is on its way
-	if (view.ok) drawView(view);
-	else drawFailure(view);
+	state.view = view.ok ? view : undefined;
+	if (view.ok) {
+		drawView(view);
+		state.sessionSet = view.set.sessionSet;
+		labelSessionSet();
+		search("stay");
+	} else drawFailure(view);
 	document.body.dataset.state = view.ok ? "ok" : `failed-${view.kind}`;
 	document.body.dataset.generation = String(view.generation);
 	document.body.dataset.session = state.session;
 	$("status").textContent = `live · updated ${new Date().toLocaleTimeString()}`;
 }
+// ---- jump and search ------------------------------------------------------
+
+const found = { ids: [] as string[], at: -1 };
+
+/** Scrolls to `id` and marks it for a moment. */
+function reveal(id: string): void {
+	const target = document.getElementById(id);
+	if (target === null) return;
+	for (const pre of target.querySelectorAll<HTMLElement>(".more-lines")) pre.click();
+	target.scrollIntoView({ block: "start" });
+	target.classList.remove("flash");
+	void target.offsetWidth; // restarts the animation
+	target.classList.add("flash");
+}
+
+function jump(text: string): void {
+	const n = Number(text);
+	const last = (state.view?.messages.length ?? 0) - 1;
+	const note = $("jump-note");
+	if (!Number.isInteger(n) || n < 0 || n > last) {
+		note.textContent = last < 0 ? "no messages" : `no message #${text} (0 to ${last})`;
+		return;
+	}
+	note.textContent = "";
+	reveal(`message-${n}`);
+}
+
+/**
+ * How a search moves: `stay` (a re-rendering: no scrolling), `refine` (the
+ * text was edited: the current match if it still matches, else the first),
+ * `next`, `previous`.
+ */
+type Step = "stay" | "refine" | "next" | "previous";
+
+/** Finds the search text in the sections and messages (case-insensitive) and marks every occurrence. */
+function search(step: Step): void {
+	const needle = $<HTMLInputElement>("search").value.toLowerCase();
+	for (const mark of document.querySelectorAll("main mark"))
+		mark.replaceWith(mark.textContent ?? "");
+	for (const hit of document.querySelectorAll(".hit")) hit.classList.remove("hit", "hit-current");
+	const before = found.ids[found.at];
+	found.ids = [];
+	if (needle === "" || state.view === undefined) {
+		found.at = -1;
+		$("search-count").textContent = "";
+		return;
+	}
+	for (const article of document.querySelectorAll<HTMLElement>(
+		"#prompt article, #messages article",
+	)) {
+		let hits = 0;
+		for (const more of article.querySelectorAll<HTMLElement>(".more-lines")) {
+			if (article.textContent?.toLowerCase().includes(needle)) more.click();
+		}
+		for (const pre of article.querySelectorAll("pre")) hits += markAll(pre, needle);
+		if (hits > 0) {
+			article.classList.add("hit");
+			found.ids.push(article.id);
+		}
+	}
+	const kept = before === undefined ? -1 : found.ids.indexOf(before);
+	const n = found.ids.length;
+	if (n === 0) found.at = -1;
+	else if (kept < 0) found.at = step === "previous" ? n - 1 : 0;
+	else if (step === "next") found.at = (kept + 1) % n;
+	else if (step === "previous") found.at = (kept + n - 1) % n;
+	else found.at = kept;
+	$("search-count").textContent =
+		n === 0 ? "no match" : `${found.at + 1} of ${count(n, "matching part")}`;
+	const current = found.ids[found.at];
+	if (current === undefined) return;
+	document.getElementById(current)?.classList.add("hit-current");
+	if (step !== "stay") reveal(current);
+}
+
+/** Wraps each occurrence of `needle` in `pre` in a `mark`; how many there were. */
+function markAll(pre: HTMLElement, needle: string): number {
+	const text = pre.textContent ?? "";
+	const lower = text.toLowerCase();
+	let from = 0;
+	let at = lower.indexOf(needle);
+	if (at < 0) return 0;
+	const parts: (string | HTMLElement)[] = [];
+	let hits = 0;
+	while (at >= 0) {
+		parts.push(text.slice(from, at), el("mark", {}, text.slice(at, at + needle.length)));
+		from = at + needle.length;
+		at = lower.indexOf(needle, from);
+		hits++;
+	}
+	parts.push(text.slice(from));
+	pre.replaceChildren(...parts);
+	return hits;
+}
+
 // ---- live updates ---------------------------------------------------------
 
 function listen(): void {
@@ -136,7 +315,9 @@ function listen(): void {
 			void listSets().then(render);
 		} else {
 			if (change.sessions?.includes(state.session) === true) void render();
-			if (change.listChanged === true) void listSessions(true);
+			// A changed session may move in any order but by name.
+			const moved = state.sort !== "name" && (change.sessions?.length ?? 0) > 0;
+			if (change.listChanged === true || moved) void listSessions(true);
 		}
 	});
 }
@@ -157,6 +338,27 @@ function start(): void {
 		}, 150);
 	});
 	$("more").addEventListener("click", () => void listSessions(false));
+	$<HTMLSelectElement>("sort").addEventListener("change", (event) => {
+		state.sort = (event.target as HTMLSelectElement).value;
+		void listSessions(true);
+	});
+	$("jump").addEventListener("submit", (event) => {
+		event.preventDefault();
+		jump($<HTMLInputElement>("jump-to").value);
+	});
+	let searching: number | undefined;
+	$<HTMLInputElement>("search").addEventListener("input", () => {
+		clearTimeout(searching);
+		searching = window.setTimeout(() => search("refine"), 200);
+	});
+	$<HTMLInputElement>("search").addEventListener("keydown", (event) => {
+		if (event.key !== "Enter") return;
+		event.preventDefault();
+		clearTimeout(searching);
+		search(event.shiftKey ? "previous" : "next");
+	});
+	$("search-next").addEventListener("click", () => search("next"));
+	$("search-previous").addEventListener("click", () => search("previous"));
 	// A link or an edited address names another session or set: show it.
 	window.addEventListener("hashchange", () => {
 		readHash();

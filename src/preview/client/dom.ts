@@ -17,3 +17,8 @@ export function el(
 	for (const child of children) if (child !== undefined) node.append(child);
 	return node;
 }
+
+/** `n` and `word`, plural unless `n` is 1 (`1 token`, `2 tokens`); `plural` when the word is irregular. */
+export function count(n: number, word: string, plural = `${word}s`): string {
+	return `${n.toLocaleString()} ${n === 1 ? word : plural}`;
+}

@@ -1,10 +1,13 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 /**
- * Drawing a rendered session (sections, messages, their sizes and bars, the
- * overview strip) or, in its place, the located errors that stopped it.
+ * Drawing a rendered session (sections, messages block by block, their sizes
+ * and bars, the overview strip and its legend) or, in its place, the located
+ * errors that stopped it. The template-location box follows the part it was
+ * opened for across re-renderings (another set, a saved template).
  */
 import type {
+	BlockView,
 	DiagnosticView,
 	FailedView,
 	MessageView,
@@ -12,7 +15,7 @@ import type {
 	RenderedView,
 	Size,
 } from "../protocol.js";
-import { $, el } from "./dom.js";
+import { $, count, el } from "./dom.js";
 
 /** A message longer than this many lines is shown cut, with a button for the rest. */
 const SHOWN_LINES = 40;
@@ -23,7 +26,7 @@ function where(place: PlaceView): string {
 
 function sizeText(size: Size): string {
 	const budget = size.budget === undefined ? "" : ` of ${size.budget.toLocaleString()} budgeted`;
-	return `${size.tokens.toLocaleString()} tokens${budget} · ${size.chars.toLocaleString()} chars`;
+	return `${count(size.tokens, "token")}${budget} · ${count(size.chars, "char")}`;
 }
 
 /** A bar as long as `size`'s tokens, the largest part of the context filling it. */
@@ -38,10 +41,44 @@ function bar(size: Size, largest: number): HTMLElement {
 	);
 }
 
-function showPlace(text: string): void {
+/** The part the location box was opened for, so a re-rendering can update or close it. */
+type PlaceTarget = { section: string } | { message: number };
+let placeTarget: PlaceTarget | undefined;
+
+function showPlace(target: PlaceTarget, text: string): void {
+	placeTarget = target;
 	const place = $("place");
 	place.textContent = text;
 	place.hidden = false;
+}
+
+function sectionPlace(s: RenderedView["systemPrompt"]["sections"][number]): string {
+	return `${s.name}: ${where(s.template)}${s.skeleton === undefined ? "" : ` (opened at ${where(s.skeleton)})`}`;
+}
+
+function messagePlace(m: MessageView): string | undefined {
+	if (m.framing === undefined) return undefined;
+	return `message #${m.index} (${m.storedRole}) framed by ${m.framing.name}: ${where(m.framing)}`;
+}
+
+/** The location box says where its part is in `view`, or closes when `view` has no such part. */
+function refreshPlace(view: RenderedView): void {
+	if (placeTarget === undefined) return;
+	const target = placeTarget;
+	const text =
+		"section" in target
+			? (() => {
+					const s = view.systemPrompt.sections.find((x) => x.name === target.section);
+					return s === undefined ? undefined : sectionPlace(s);
+				})()
+			: (() => {
+					const m = view.messages[target.message];
+					return m === undefined ? undefined : messagePlace(m);
+				})();
+	if (text === undefined) {
+		placeTarget = undefined;
+		$("place").hidden = true;
+	} else showPlace(target, text);
 }
 
 export function drawView(view: RenderedView): void {
@@ -56,11 +93,11 @@ export function drawView(view: RenderedView): void {
 	$("summary").replaceChildren(
 		"session ",
 		el("b", {}, session.sessionId),
-		` · leaf ${session.leafId ?? "(none)"} · ${session.entryCount} entries · set `,
+		` · leaf ${session.leafId ?? "(none)"} · ${count(session.entryCount, "entry", "entries")} · set `,
 		el("b", {}, set.version),
 		` (${set.fingerprint.slice(0, 12)}) · total `,
 		el("b", {}, sizeText(total)),
-		` · cache-stable prefix ${cacheStable.tokens.toLocaleString()} tokens (system prompt + ${cacheStable.messages} messages)${usage}`,
+		` · cache-stable prefix ${count(cacheStable.tokens, "token")} (system prompt + ${count(cacheStable.messages, "message")})${usage}`,
 		el("br"),
 		el("span", { class: "muted" }, `tokens: ${tokenizer.label}`),
 	);
@@ -68,7 +105,7 @@ export function drawView(view: RenderedView): void {
 	const largest = Math.max(0, ...parts.map((p) => p.tokens));
 	drawOverview(view);
 	const sections = view.systemPrompt.sections.map((s) => {
-		const label = `${s.name}: ${where(s.template)}${s.skeleton === undefined ? "" : ` (opened at ${where(s.skeleton)})`}`;
+		const label = sectionPlace(s);
 		const header = el(
 			"header",
 			{ title: label },
@@ -77,7 +114,7 @@ export function drawView(view: RenderedView): void {
 			bar(s, largest),
 			el("span", { class: "size" }, sizeText(s)),
 		);
-		header.addEventListener("click", () => showPlace(label));
+		header.addEventListener("click", () => showPlace({ section: s.name }, label));
 		const partList =
 			s.parts.length === 0
 				? undefined
@@ -111,6 +148,7 @@ export function drawView(view: RenderedView): void {
 		...view.messages.map((m) => drawMessage(m, largest)),
 	);
 	drawWarnings(view.diagnostics);
+	refreshPlace(view);
 }
 
 function drawMessage(m: MessageView, largest: number): HTMLElement {
@@ -130,23 +168,76 @@ function drawMessage(m: MessageView, largest: number): HTMLElement {
 		el(
 			"span",
 			{ class: "size" },
-			`${sizeText(m)}${m.images > 0 ? ` · ${m.images} image(s), about ${m.imageTokens} tokens` : ""}`,
+			`${sizeText(m)}${m.images > 0 ? ` · ${count(m.images, "image")}, about ${count(m.imageTokens, "token")}` : ""}`,
 		),
 	);
-	if (m.framing !== undefined) {
-		const label = `message #${m.index} (${m.storedRole}) framed by ${m.framing.name}: ${where(m.framing)}`;
-		header.addEventListener("click", () => showPlace(label));
-	}
+	const label = messagePlace(m);
+	if (label !== undefined)
+		header.addEventListener("click", () => showPlace({ message: m.index }, label));
 	const classes = `block message kind-${m.kind}${m.framing === undefined ? "" : " framed"}`;
 	const attrs = { class: classes, "data-kind": m.kind, id: `message-${m.index}` };
-	return el("article", attrs, header, ...cutText(m.text));
+	const plain = m.blocks.every((b) => b.type === "text");
+	return el("article", attrs, header, ...(plain ? cutText(m.text) : m.blocks.flatMap(drawBlock)));
+}
+
+/** What marks each kind of block, as the command line's text output marks it. */
+const BLOCK_LABEL: Record<BlockView["type"], string> = {
+	text: "",
+	thinking: "thinking",
+	toolCall: "tool call",
+	image: "image",
+	other: "block",
+};
+
+/** A content block: text as is; thinking, a tool call (name and arguments), an image marked. */
+function drawBlock(b: BlockView): HTMLElement[] {
+	if (b.type === "text") return cutText(b.text);
+	const label = el(
+		"span",
+		{ class: "block-label" },
+		BLOCK_LABEL[b.type],
+		b.name === undefined ? undefined : el("b", {}, b.name),
+	);
+	const body = b.type === "image" ? [el("span", { class: "muted" }, b.text)] : cutText(b.text);
+	return [
+		el("div", { class: `content-block block-${b.type}`, "data-block": b.type }, label, ...body),
+	];
 }
 
 /** Parts of the overview past which they are drawn without separators. */
 const DENSE = 150;
 
+/** What each colour of the strip stands for. */
+const LEGEND: [kind: string, label: string][] = [
+	["harness", "harness"],
+	["tools", "tools"],
+	["environment", "environment"],
+	["lineage", "lineage"],
+	["message", "message"],
+	["framed", "framed message (summary, custom)"],
+];
+
+/** The strip's legend: its colours, and what a part's width means. */
+function drawLegend(view: RenderedView): void {
+	const kinds = new Set([
+		...view.systemPrompt.sections.map((s) => s.name),
+		...view.messages.map((m) => (m.framing === undefined ? "message" : "framed")),
+	]);
+	$("legend").replaceChildren(
+		...LEGEND.filter(([kind]) => kinds.has(kind)).map(([kind, label]) =>
+			el("span", { class: "key", "data-kind": kind }, el("i", { class: `seg-${kind}` }), label),
+		),
+		el(
+			"span",
+			{ class: "muted" },
+			`each part as wide as its share of the ${count(view.total.tokens, "token")}; click one to go to it`,
+		),
+	);
+}
+
 /** One bar for the whole context: a segment per section and message, as long as its tokens. */
 function drawOverview(view: RenderedView): void {
+	drawLegend(view);
 	const segment = (target: string, tokens: number, title: string, kind: string) => {
 		const a = el("a", { href: `#${target}`, title, class: `seg-${kind}` });
 		a.style.flexGrow = String(tokens);
@@ -184,7 +275,7 @@ function cutText(text: string): HTMLElement[] {
 	const more = el(
 		"button",
 		{ type: "button", class: "more-lines" },
-		`… ${lines.length - SHOWN_LINES} more lines`,
+		`… ${count(lines.length - SHOWN_LINES, "more line")}`,
 	);
 	more.addEventListener("click", () => {
 		pre.textContent = text;
@@ -209,9 +300,10 @@ export function drawFailure(view: FailedView): void {
 	failure.replaceChildren(el("h2", {}, view.title), ...view.diagnostics.map(drawDiagnostic));
 	failure.hidden = false;
 	failure.dataset.kind = view.kind;
-	for (const id of ["summary", "overview", "prompt", "messages", "warnings"])
+	for (const id of ["summary", "overview", "legend", "prompt", "messages", "warnings"])
 		$(id).replaceChildren();
 	$("place").hidden = true;
+	placeTarget = undefined;
 }
 
 function drawWarnings(diagnostics: DiagnosticView[]): void {
@@ -223,7 +315,7 @@ function drawWarnings(diagnostics: DiagnosticView[]): void {
 		el(
 			"details",
 			{ class: "warnings" },
-			el("summary", {}, `${diagnostics.length} warning(s) reading the session`),
+			el("summary", {}, `${count(diagnostics.length, "warning")} reading the session`),
 			...diagnostics.map(drawDiagnostic),
 		),
 	);

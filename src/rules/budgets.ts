@@ -1,10 +1,11 @@
 /**
- * Renderings over their template's budget, found in a measured context, and
- * each as the located build error `build` reports at the budget's line.
+ * The budgets rule: renderings over their template's budget, found in a
+ * measured context, and each as the located error `build` (and the language
+ * server, as you type) reports at the budget's line.
  */
 import type { Diagnostic } from "../errors.js";
-import type { Budget } from "./budget.js";
-import type { ContextSize } from "./measure.js";
+import type { Budget } from "../measure/budget.js";
+import type { ContextSize } from "../measure/measure.js";
 
 /** One rendering over its template's budget. */
 export interface BudgetOverrun {
@@ -48,4 +49,33 @@ export function budgetDiagnostic(
 		line: budget.line,
 		column: budget.column,
 	};
+}
+
+/**
+ * One error per template over its budget in any of the `measured` renderings
+ * of one set, at the budget's line, naming the worst fixture.
+ */
+export function budgetErrors(
+	budgets: ReadonlyMap<string, Budget>,
+	measured: Iterable<{ fixture: string; size: ContextSize }>,
+): Diagnostic[] {
+	const out: Diagnostic[] = [];
+	const worst = new Map<string, { overrun: BudgetOverrun; fixture: string; count: number }>();
+	for (const { fixture, size } of measured) {
+		for (const overrun of overBudget(size)) {
+			const seen = worst.get(overrun.template);
+			if (seen === undefined) worst.set(overrun.template, { overrun, fixture, count: 1 });
+			else {
+				seen.count++;
+				if (overrun.tokens > seen.overrun.tokens) Object.assign(seen, { overrun, fixture });
+			}
+		}
+	}
+	for (const [template, { overrun, fixture, count }] of worst) {
+		const budget = budgets.get(template);
+		if (budget === undefined) continue;
+		const d = budgetDiagnostic(overrun, budget, fixture);
+		out.push(count > 1 ? { ...d, message: `${d.message} (and ${count - 1} more over it)` } : d);
+	}
+	return out;
 }

@@ -1,0 +1,71 @@
+/**
+ * One file of `theway-context import`: read the source, convert it, write
+ * the log where it was asked for. Every expected failure comes back as a
+ * located diagnostic, never thrown, so a folder run goes on with the others.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { ContextError, type Diagnostic } from "../errors.js";
+import type { RecordCounts, SourceFormat } from "../import/accounting.js";
+import { importSession } from "../import/convert.js";
+import { ioError } from "../log/read.js";
+
+/** What to do with one source file. */
+export interface ImportJob {
+	file: string;
+	/** Where to write the log; undefined: return its text (standard output). */
+	out: string | undefined;
+	from: "auto" | SourceFormat;
+	strict: boolean;
+}
+
+/** What became of one source file. */
+export interface ImportOutcome {
+	file: string;
+	format?: SourceFormat;
+	/** The log's text, when the job had no `out`. */
+	text?: string;
+	warnings: Diagnostic[];
+	counts: RecordCounts;
+	/** Set when the file could not be imported. */
+	error?: Diagnostic;
+}
+
+/** Runs one job; failures are returned as `error`. */
+export function runImportJob(job: ImportJob): ImportOutcome {
+	try {
+		let bytes: Buffer;
+		try {
+			bytes = readFileSync(job.file);
+		} catch (error) {
+			throw ioError(job.file, error, "cannot read the source");
+		}
+		const result = importSession(bytes, job.file, { from: job.from });
+		if (job.strict && result.warnings.length > 0) {
+			const first = result.warnings[0] as Diagnostic;
+			throw new ContextError(
+				"bad_entry",
+				`refused (--strict): ${result.warnings.length} record(s) could not be imported as they are; first: ${first.message}`,
+				{ file: job.file, ...(first.line === undefined ? {} : { line: first.line }) },
+			);
+		}
+		if (job.out !== undefined) {
+			try {
+				mkdirSync(dirname(job.out), { recursive: true });
+				writeFileSync(job.out, result.format === "theway" ? bytes : result.text);
+			} catch (error) {
+				throw ioError(job.out, error, "cannot write the log");
+			}
+		}
+		return {
+			file: job.file,
+			format: result.format,
+			...(job.out === undefined ? { text: result.text } : {}),
+			warnings: result.warnings,
+			counts: result.counts,
+		};
+	} catch (error) {
+		if (!(error instanceof ContextError)) throw error;
+		return { file: job.file, warnings: [], counts: {}, error: error.toDiagnostic() };
+	}
+}

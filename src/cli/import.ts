@@ -1,0 +1,162 @@
+/** `theway-context import`: Claude Code and Codex sessions written as session logs of ours. */
+import { existsSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { usageError } from "../errors.js";
+import { type RecordCount, sumCounts } from "../import/accounting.js";
+import { FORMATS } from "../import/convert.js";
+import { findSessionLogs } from "../log/files.js";
+import { escapeControl } from "../text/terminal.js";
+import type { ImportJob, ImportOutcome } from "./import-job.js";
+import { importAll } from "./import-pool.js";
+import { choiceOption, defineCommand, HELP_OPTION, printDiagnostic } from "./io.js";
+
+export const IMPORT_USAGE = `Usage: theway-context import <file|DIR>... [options]
+
+Converts Claude Code transcripts (~/.claude/projects/<project>/<session>.jsonl)
+and Codex rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl) into session
+logs of this format (version 3), one log per source session, named after it.
+A log already in this format is copied unchanged. DIR is searched for .jsonl
+files; folders are imported on every core. A file that cannot be imported is
+reported (file, line, reason) and the run goes on with the others.
+
+render, inspect, diff and preview also read a Claude Code or Codex file
+directly, converting it in memory; import writes the conversion down.
+
+Options:
+  --from FORMAT            auto (default: told from the records), claude-code, codex, theway
+  --out FILE|DIR           where to write: one source file may go to FILE (default:
+                           standard output); several files or a folder need a DIR
+                           (required then), never inside a source's folder
+  --strict                 refuse a source any of whose records could not be
+                           imported as they are (by default: skipped, with a warning)
+  --jobs N                 worker threads (default: one per core)
+  --quiet                  do not print warnings
+  -h, --help               this help
+
+Exit codes: 0 every file imported, 1 a file failed, 2 wrong usage.
+`;
+
+const OPTIONS = {
+	from: { type: "string" },
+	out: { type: "string" },
+	strict: { type: "boolean" },
+	jobs: { type: "string" },
+	quiet: { type: "boolean" },
+	...HELP_OPTION,
+} as const;
+
+/** A source file and the name of its log, relative to the output folder. */
+interface Source {
+	file: string;
+	name: string;
+	/** The folder the file was found in (or given from). */
+	root: string;
+}
+
+export const importCommand = defineCommand(
+	OPTIONS,
+	IMPORT_USAGE,
+	async ({ values, positionals }, io) => {
+		if (positionals.length === 0) throw usageError("missing <file|DIR>", IMPORT_USAGE);
+		const from = choiceOption(values.from, "from", FORMATS, IMPORT_USAGE);
+		const threads = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+		if (!Number.isInteger(threads) || threads < 1)
+			throw usageError("--jobs must be a whole number ≥ 1", IMPORT_USAGE);
+		const sources = positionals.flatMap((p) => sourcesOf(resolve(io.cwd, p)));
+		const single =
+			positionals.length === 1 &&
+			sources.length === 1 &&
+			!isDir(resolve(io.cwd, positionals[0] as string));
+		const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
+		if (out === undefined && !single)
+			throw usageError("several sessions need --out DIR", IMPORT_USAGE);
+		if (out !== undefined) refuseInsideSource(out, sources, single);
+		const targets =
+			single && out !== undefined && !isDir(out)
+				? [out]
+				: sources.map((s) => (out === undefined ? undefined : join(out, s.name)));
+		refuseCollisions(sources, targets);
+		const jobs: ImportJob[] = sources.map((s, i) => ({
+			file: s.file,
+			out: targets[i],
+			from,
+			strict: values.strict === true,
+		}));
+		const tty = io.stderrIsTTY === true && jobs.length > 1;
+		const outcomes = await importAll(jobs, threads, (done, outcome) => {
+			if (tty)
+				io.stderr(
+					`\rimport: ${done}/${jobs.length} ${escapeControl(basename(outcome.file)).slice(0, 60).padEnd(60)}`,
+				);
+		});
+		if (tty) io.stderr("\n");
+		for (const o of outcomes) {
+			if (o.error !== undefined) printDiagnostic(io, o.error);
+			else if (values.quiet !== true) for (const w of o.warnings) printDiagnostic(io, w);
+		}
+		if (single && out === undefined && outcomes[0]?.text !== undefined) io.stdout(outcomes[0].text);
+		if (!single || out !== undefined) io.stderr(summary(outcomes));
+		return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
+	},
+);
+
+function isDir(path: string): boolean {
+	return existsSync(path) && statSync(path).isDirectory();
+}
+
+/** The files a positional names: itself, or every .jsonl file under it. */
+function sourcesOf(path: string): Source[] {
+	if (!isDir(path)) return [{ file: path, name: basename(path), root: dirname(path) }];
+	return findSessionLogs(path).map((file) => ({ file, name: relative(path, file), root: path }));
+}
+
+/** An output inside (or next to) a source is refused: the import never writes where it reads. */
+function refuseInsideSource(out: string, sources: readonly Source[], single: boolean): void {
+	const target = single && !isDir(out) ? dirname(out) : out;
+	for (const s of sources) {
+		if (target === s.root || target.startsWith(`${s.root}${sep}`)) {
+			throw usageError(
+				`--out ${out} is inside the folder of the source ${s.file}: write the logs elsewhere`,
+				IMPORT_USAGE,
+			);
+		}
+	}
+}
+
+function refuseCollisions(
+	sources: readonly Source[],
+	targets: readonly (string | undefined)[],
+): void {
+	const seen = new Map<string, string>();
+	targets.forEach((t, i) => {
+		if (t === undefined) return;
+		const other = seen.get(t);
+		const file = (sources[i] as Source).file;
+		if (other !== undefined)
+			throw usageError(`${other} and ${file} would both be written to ${t}`, IMPORT_USAGE);
+		seen.set(t, file);
+	});
+}
+
+/** The closing lines: sessions by format, failures, records by what became of them. */
+export function summary(outcomes: readonly ImportOutcome[]): string {
+	const byFormat = new Map<string, number>();
+	const total: RecordCount = { mapped: 0, custom: 0, warned: 0 };
+	let failed = 0;
+	let warnings = 0;
+	for (const o of outcomes) {
+		if (o.error !== undefined) {
+			failed++;
+			continue;
+		}
+		byFormat.set(o.format ?? "?", (byFormat.get(o.format ?? "?") ?? 0) + 1);
+		const sum = sumCounts(o.counts);
+		total.mapped += sum.mapped;
+		total.custom += sum.custom;
+		total.warned += sum.warned;
+		warnings += o.warnings.length;
+	}
+	const formats = [...byFormat].map(([f, n]) => `${f} ${n}`).join(", ");
+	return `import: ${outcomes.length - failed} of ${outcomes.length} session(s) imported${formats === "" ? "" : ` (${formats})`}, ${failed} failed; records: ${total.mapped} mapped, ${total.custom} kept as custom, ${total.warned} skipped; ${warnings} warning(s)\n`;
+}

@@ -1,0 +1,288 @@
+/**
+ * The references under `docs/reference/`, generated from the code so they
+ * cannot drift: the command line from each command's own definition (its
+ * options and usage text), the view-models from their zod schemas (types,
+ * optionality and `.describe()` texts), the error codes from their lists,
+ * and the library's exports from `src/index.ts`. `npm run docs` writes them;
+ * a test regenerates them and fails when a page differs.
+ */
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { LIBRARY_ERROR_CODES, TOOL_CODES, WARNING_CODES } from "../errors.js";
+import { describeValue, flatten } from "../templates/zod-types.js";
+import { OPTIONAL_ROOT_VIEWS, ROOT_VIEWS } from "../view/schema.js";
+import type { CommandDefinition, DefinedCommand } from "./io.js";
+import { COMMANDS, MAIN_USAGE } from "./main.js";
+
+/** Every command's definition, by name, in the order `--help` lists them. */
+export async function commandDefinitions(): Promise<Map<string, CommandDefinition>> {
+	const out = new Map<string, CommandDefinition>();
+	for (const [name, load] of Object.entries(COMMANDS)) {
+		out.set(name, ((await load()) as DefinedCommand).definition);
+	}
+	return out;
+}
+
+/**
+ * The long options a usage text documents: each `--name` in the first column
+ * of an option line (a line that starts, indented, with a dash; the column
+ * ends at two spaces), so `--from A, --to B` documents both.
+ */
+function documentedOptions(usage: string): Set<string> {
+	const found = new Set<string>();
+	for (const line of usage.split("\n")) {
+		if (!/^\s+-/.test(line)) continue;
+		const column = line.trim().split(/\s{2,}/)[0] as string;
+		for (const m of column.matchAll(/--([a-z][a-z0-9-]*)/g)) found.add(m[1] as string);
+	}
+	return found;
+}
+
+/** Options a command parses that its usage text does not document, and the reverse. */
+export function optionDrift(definition: CommandDefinition): {
+	undocumented: string[];
+	unknown: string[];
+} {
+	const documented = documentedOptions(definition.usage);
+	const parsed = Object.keys(definition.options);
+	return {
+		undocumented: parsed.filter((o) => !documented.has(o)),
+		unknown: [...documented].filter((o) => !parsed.includes(o)),
+	};
+}
+
+/** `docs/reference/cli.md`: every command, its usage text (options, defaults), the exit codes. */
+export async function cliReference(): Promise<string> {
+	const parts = [
+		"# Command line reference",
+		"",
+		"Generated from the commands' own definitions (`npm run docs`); a test fails when a command parses an option its usage text does not document, or documents one it does not parse.",
+		"",
+		"```text",
+		MAIN_USAGE.trimEnd(),
+		"```",
+	];
+	for (const [name, definition] of await commandDefinitions()) {
+		parts.push("", `## ${name}`, "", "```text", definition.usage.trimEnd(), "```");
+	}
+	return `${parts.join("\n")}\n`;
+}
+
+interface Field {
+	path: string;
+	type: string;
+	optional: boolean;
+	description: string;
+}
+
+/** The fields of a view-model, depth first: objects open up, arrays of objects as `name[]`. */
+function fieldsOf(schema: z.ZodType, prefix = ""): Field[] {
+	const out: Field[] = [];
+	const shape = (schema as { shape?: Record<string, z.ZodType> }).shape ?? {};
+	for (const [key, field] of Object.entries(shape)) {
+		const value = flatten(field);
+		const path = `${prefix}${key}`;
+		out.push({
+			path,
+			type: describeValue({ alts: value.alts, absent: false }),
+			optional: value.absent,
+			description: descriptionOf(field) ?? "",
+		});
+		const [only] = value.alts;
+		if (value.alts.length !== 1 || only === undefined) continue;
+		if (only.def.type === "object") out.push(...fieldsOf(only, `${path}.`));
+		const element = (only as { element?: z.ZodType }).element;
+		if (only.def.type === "array" && element !== undefined) {
+			const [inner] = flatten(element).alts;
+			if (inner?.def.type === "object") out.push(...fieldsOf(inner, `${path}[].`));
+		}
+	}
+	return out;
+}
+
+/** A schema's `.describe()` text, looking through optional and nullable wrappers. */
+function descriptionOf(schema: z.ZodType): string | undefined {
+	let s: z.ZodType | undefined = schema;
+	while (s !== undefined) {
+		if (s.description !== undefined) return s.description;
+		s = (s as { unwrap?: () => z.ZodType }).unwrap?.();
+	}
+	return undefined;
+}
+
+/** Every field a template can use, per root template, with no description. */
+export function undescribedFields(): string[] {
+	return Object.entries({ ...ROOT_VIEWS, ...OPTIONAL_ROOT_VIEWS }).flatMap(([name, schema]) =>
+		fieldsOf(schema as z.ZodType)
+			.filter((f) => f.description === "")
+			.map((f) => `${name}: ${f.path}`),
+	);
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/** `docs/reference/view-model.md`: what each template sees, field by field. */
+export function viewModelReference(): string {
+	const parts = [
+		"# View-model reference",
+		"",
+		"What each template sees, generated from the zod schemas of `src/view/` (`npm run docs`). The system prompt's skeleton and its four section templates see the system view; each framing and the tool-result stub see their own. A field marked optional may be absent: use it inside `{{#if}}` (the type checker says so otherwise).",
+	];
+	for (const [name, schema] of Object.entries({ ...ROOT_VIEWS, ...OPTIONAL_ROOT_VIEWS })) {
+		const title = name === "system" ? "system (the skeleton and the sections)" : name;
+		parts.push(
+			"",
+			`## ${title}`,
+			"",
+			"| field | type | optional | description |",
+			"| --- | --- | --- | --- |",
+		);
+		for (const f of fieldsOf(schema as z.ZodType)) {
+			parts.push(
+				`| \`${f.path}\` | ${cell(f.type)} | ${f.optional ? "yes" : ""} | ${cell(f.description)} |`,
+			);
+		}
+	}
+	return `${parts.join("\n")}\n`;
+}
+
+/** `docs/reference/errors.md`: every code, in its list. */
+export function errorCodesReference(): string {
+	const list = (codes: readonly string[]) => codes.map((c) => `- \`${c}\``).join("\n");
+	return [
+		"# Error and warning codes",
+		"",
+		"Generated from `src/errors.ts` (`npm run docs`). A `ContextError` and each diagnostic carry one of these codes.",
+		"",
+		"## Errors the library's callers can get",
+		"",
+		list(LIBRARY_ERROR_CODES),
+		"",
+		"## Warnings (what a tolerant read skipped or repaired)",
+		"",
+		list(WARNING_CODES),
+		"",
+		"## The tools' own codes (the command line and the build step)",
+		"",
+		list(TOOL_CODES),
+		"",
+	].join("\n");
+}
+
+/**
+ * `docs/reference/library.md`: every export of `index` (the path of
+ * `src/index.ts`), its kind and the first sentence of its documentation,
+ * read with the TypeScript compiler (a development dependency).
+ */
+export async function libraryReference(index: string): Promise<string> {
+	const ts = (await import("typescript")).default;
+	const program = ts.createProgram([index], {
+		strict: true,
+		module: ts.ModuleKind.NodeNext,
+		moduleResolution: ts.ModuleResolutionKind.NodeNext,
+		target: ts.ScriptTarget.ES2022,
+		noEmit: true,
+	});
+	const checker = program.getTypeChecker();
+	const source = program.getSourceFile(index);
+	const moduleSymbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+	if (moduleSymbol === undefined) throw new Error(`${index}: not a module`);
+	const rows = checker.getExportsOfModule(moduleSymbol).map((exported) => {
+		const symbol =
+			exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+		const declaration = symbol.declarations?.[0];
+		const kind =
+			declaration === undefined
+				? "value"
+				: ts.isClassDeclaration(declaration)
+					? "class"
+					: ts.isFunctionDeclaration(declaration)
+						? "function"
+						: ts.isInterfaceDeclaration(declaration)
+							? "interface"
+							: ts.isTypeAliasDeclaration(declaration)
+								? "type"
+								: "const";
+		const doc = ts
+			.displayPartsToString(symbol.getDocumentationComment(checker))
+			.replace(/\s+/g, " ")
+			.trim();
+		const first = /^.*?\.(?=\s|$)/.exec(doc)?.[0] ?? doc;
+		return { name: exported.getName(), kind, doc: first };
+	});
+	rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	const text = readFileSync(index, "utf8");
+	const intro =
+		/^\/\*\*([\s\S]*?)\*\//
+			.exec(text)?.[1]
+			?.replace(/^\s*\* ?/gm, "")
+			.replace(/\s+/g, " ")
+			.trim() ?? "";
+	return [
+		"# Library exports",
+		"",
+		`Generated from \`src/index.ts\` and the documentation of each export (\`npm run docs\`). ${intro}`,
+		"",
+		"| export | kind | what it is |",
+		"| --- | --- | --- |",
+		...rows.map((r) => `| \`${r.name}\` | ${r.kind} | ${cell(r.doc)} |`),
+		"",
+	].join("\n");
+}
+
+/** The generated pages, by path under `docs/reference/`. */
+export async function references(index: string): Promise<Map<string, string>> {
+	return new Map([
+		["cli.md", await cliReference()],
+		["view-model.md", viewModelReference()],
+		["errors.md", errorCodesReference()],
+		["library.md", await libraryReference(index)],
+	]);
+}
+
+/** A command a page shows with its output: `<!-- command: ARGS -->` before a fenced block. */
+export interface CommandExample {
+	/** The arguments after `theway-context`, split on spaces. */
+	args: string[];
+	/** The 1-based line of the marker. */
+	line: number;
+	/** The block's text, as the page has it. */
+	shown: string;
+}
+
+const COMMAND_MARKER = /^<!-- command: (.+?) -->$/;
+
+/**
+ * The page `text` with every command example's block replaced by `run(args)`
+ * (the command's output), and the examples whose block differed.
+ */
+export function updateExamples(
+	text: string,
+	run: (args: string[]) => string,
+): { text: string; examples: CommandExample[]; drifted: CommandExample[] } {
+	const lines = text.split("\n");
+	const examples: CommandExample[] = [];
+	const drifted: CommandExample[] = [];
+	for (let i = 0; i < lines.length; i++) {
+		const match = COMMAND_MARKER.exec(lines[i] as string);
+		if (match === null) continue;
+		const open = i + 1;
+		const close = lines.findIndex((l, k) => k > open && l.startsWith("```"));
+		if (!lines[open]?.startsWith("```") || close === -1) {
+			throw new Error(`line ${i + 1}: a command marker must be followed by a fenced code block`);
+		}
+		const example = {
+			args: (match[1] as string).split(" ").filter((a) => a !== ""),
+			line: i + 1,
+			shown: lines.slice(open + 1, close).join("\n"),
+		};
+		examples.push(example);
+		const actual = run(example.args).replace(/\n+$/, "");
+		if (actual !== example.shown) {
+			drifted.push(example);
+			lines.splice(open + 1, close - open - 1, ...actual.split("\n"));
+		}
+		i = open;
+	}
+	return { text: lines.join("\n"), examples, drifted };
+}

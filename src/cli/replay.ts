@@ -1,0 +1,181 @@
+/** `theway-context replay`: what every model call of a session costs, cached and uncached. */
+import { existsSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { relative, resolve } from "node:path";
+import { ContextError, usageError } from "../errors.js";
+import { findSessionLogs } from "../log/files.js";
+import { formatSession, formatSummary } from "../replay/format.js";
+import { replayAll } from "../replay/pool.js";
+import { DEFAULT_PRICES_FILE, readPrices } from "../replay/prices.js";
+import type { ReplaySide } from "../replay/replay.js";
+import { summarize } from "../replay/summary.js";
+import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
+import { TemplateRegistry } from "../templates/registry.js";
+import { escapeControl } from "../text/terminal.js";
+import { TOKENIZER_NAMES } from "../text/tokenizer.js";
+import {
+	choiceOption,
+	defineCommand,
+	HELP_OPTION,
+	printDiagnostic,
+	printJson,
+	templatesOption,
+} from "./io.js";
+
+/** `replay --help`. */
+export const REPLAY_USAGE = `Usage: theway-context replay <session.jsonl|DIR>... [options]
+
+Replays every model call of a session (each assistant message on the active
+branch, in order): the context the compiler gives at that point, in tokens
+(as inspect counts it), the prefix it shares with the previous call's
+context (cached) and the rest (new), the output and the usage the log
+recorded, and the cost at the call's model's price. Checks the token model
+against the recorded usage (the growth of the context from call to call,
+every tool result whole, against the growth of the recorded prompt).
+DIR is searched for .jsonl files; folders are replayed on every core.
+
+Options:
+  --template-version V     replay with set V, whatever the session pins
+  --templates DIR          the templates folder (default: the bundled templates/)
+  --vs V|DIR               the same calls under a second set (a set of the
+                           templates folder, or another templates folder),
+                           and the change in tokens and cost
+  --tokenizer NAME         o200k (default), cl100k or chars
+  --prices FILE            a price table (YAML, $ per million tokens) instead
+                           of the bundled one
+  --format text|json       text (default): totals, fit and a chart; json:
+                           {"sessions": [...], "summary": {...}}
+  --jobs N                 worker threads (default: one per core)
+  --strict                 refuse damaged input with a located error (by default,
+                           damaged lines are skipped and repairs made, each one
+                           listed on stderr, as pi reads them)
+  --lenient                the default (kept as an alias)
+  --quiet                  do not print warnings
+  -h, --help               this help
+
+Exit codes: 0 done, 1 a session failed to load (the others are replayed),
+2 wrong usage.
+`;
+
+const OPTIONS = {
+	"template-version": { type: "string" },
+	templates: { type: "string" },
+	vs: { type: "string" },
+	tokenizer: { type: "string" },
+	prices: { type: "string" },
+	format: { type: "string" },
+	jobs: { type: "string" },
+	strict: { type: "boolean" },
+	lenient: { type: "boolean" },
+	quiet: { type: "boolean" },
+	...HELP_OPTION,
+} as const;
+
+/** The `replay` command. */
+export const replayCommand = defineCommand(
+	OPTIONS,
+	REPLAY_USAGE,
+	async ({ values, positionals }, io) => {
+		if (positionals.length === 0) throw usageError("missing <session.jsonl|DIR>", REPLAY_USAGE);
+		const format = choiceOption(values.format, "format", ["text", "json"], REPLAY_USAGE);
+		const tokenizer = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, REPLAY_USAGE);
+		const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+		if (!Number.isInteger(jobs) || jobs < 1)
+			throw usageError("--jobs must be a whole number ≥ 1", REPLAY_USAGE);
+		const templates = templatesOption(values.templates, io).templates ?? DEFAULT_TEMPLATES_DIR;
+		const version = values["template-version"];
+		const side: ReplaySide = version === undefined ? { templates } : { templates, version };
+		const vs = values.vs === undefined ? undefined : vsSide(values.vs, templates, io.cwd);
+		const prices = readPrices(
+			values.prices === undefined ? DEFAULT_PRICES_FILE : resolve(io.cwd, values.prices),
+		);
+		const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
+		await checkSide(side);
+		if (vs !== undefined) await checkSide(vs);
+
+		const progress =
+			io.stderrIsTTY === true && files.length > 1
+				? (done: number) => io.stderr(`\rreplay: ${done}/${files.length} sessions`)
+				: undefined;
+		const results = await replayAll(
+			files,
+			{
+				side,
+				...(vs === undefined ? {} : { vs }),
+				tokenizer,
+				prices,
+				strict: values.strict === true,
+			},
+			jobs,
+			progress,
+		);
+		if (progress !== undefined) io.stderr("\r\u001b[K");
+		for (const r of results) r.file = displayPath(r.file, io.cwd);
+		if (values.quiet !== true) {
+			for (const r of results) for (const d of r.notes.diagnostics) printDiagnostic(io, d);
+		}
+		const summary = summarize(results);
+		for (const model of summary.unpriced) {
+			io.stderr(
+				`replay: no price for model ${JSON.stringify(escapeControl(model))} in ${escapeControl(prices.file)}: its calls' cost is null (give a table with --prices)\n`,
+			);
+		}
+		if (format === "json") {
+			printJson(io, {
+				sessions: results.map((r) => ({
+					file: r.file,
+					set: r.set,
+					calls: r.calls,
+					total: r.total,
+					recordedFit: r.recordedFit,
+					...(r.vs === undefined ? {} : { vs: r.vs }),
+					...(r.error === undefined ? {} : { error: r.error }),
+				})),
+				summary,
+			});
+		} else {
+			const color = io.stdoutIsTTY === true;
+			for (const r of results)
+				(r.error === undefined ? io.stdout : io.stderr)(formatSession(r, color));
+			io.stdout(`\n${formatSummary(summary, results, color)}`);
+		}
+		return summary.failed > 0 ? 1 : 0;
+	},
+);
+
+/** `--vs`: a templates folder when the argument names one, else a set of `templates`. */
+function vsSide(arg: string, templates: string, cwd: string): ReplaySide {
+	const path = resolve(cwd, arg);
+	if ((arg.includes("/") || arg.startsWith(".")) && !isDirectory(path)) {
+		throw new ContextError("io", "templates folder not found", { file: path });
+	}
+	if (isDirectory(path) && !/^v\d+$/.test(arg)) return { templates: path, label: arg };
+	return { templates, version: arg };
+}
+
+/** The set a side names (or its folder's newest) built once here: a broken one stops the replay before any session is read. */
+async function checkSide(side: ReplaySide): Promise<void> {
+	const registry = new TemplateRegistry(side.templates);
+	await registry.ready();
+	registry.get(side.version);
+}
+
+/** A session file, or every `.jsonl` under a folder (sorted). */
+function sessionFiles(path: string): string[] {
+	if (!existsSync(path)) throw new ContextError("io", "no such file or folder", { file: path });
+	if (!isDirectory(path)) return [path];
+	const out = findSessionLogs(path);
+	if (out.length === 0)
+		throw new ContextError("io", "no .jsonl session in this folder", { file: path });
+	return out;
+}
+
+function isDirectory(path: string): boolean {
+	return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/** Paths under the working directory are shown relative to it. */
+function displayPath(file: string, cwd: string): string {
+	const rel = relative(cwd, file);
+	return escapeControl(rel.startsWith("..") ? file : rel);
+}

@@ -1,0 +1,183 @@
+/**
+ * One source file to our log: read its records, tell its format, convert,
+ * and write the log with its `import_source` entry first. The single entry
+ * point of the importers, used by `theway-context import` and by the log
+ * reader for a foreign file given to `render`, `inspect` and the rest. Pure:
+ * bytes in, text out; the same bytes give the same text.
+ */
+import { basename } from "node:path";
+import { ContextError } from "../errors.js";
+import { Accounting, type SourceFormat, type SourceRecord } from "./accounting.js";
+import { convertClaudeCode } from "./claude-code.js";
+import { convertCodex } from "./codex.js";
+import { DETECT_RECORDS, detectFormat } from "./detect.js";
+import {
+	type Converted,
+	customEntry,
+	IMPORT_SOURCE,
+	type ImportResult,
+	type OutEntry,
+	writeLog,
+} from "./entries.js";
+import { DEFAULT_MAX_RECORD_BYTES, isObj, recordsOf } from "./records.js";
+
+export interface ImportOptions {
+	/** The source's format; `auto` (the default) tells it from the records. */
+	from?: "auto" | SourceFormat;
+	/** A line longer than this is skipped with a warning (default 64 MiB). */
+	maxRecordBytes?: number;
+}
+
+/** The formats `--from` names. */
+export const FORMATS = ["auto", "claude-code", "codex", "theway"] as const;
+
+/** Whether `bytes` start with our session header (the first line that is not blank). */
+export function isOwnFormat(bytes: Buffer): boolean {
+	let start = 0;
+	while (start < bytes.length) {
+		let end = bytes.indexOf(0x0a, start);
+		if (end < 0) end = bytes.length;
+		const text = bytes.toString("utf8", start, Math.min(end, start + 1024 * 1024)).trim();
+		if (text !== "") {
+			try {
+				const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+				return isObj(value) && value.type === "session";
+			} catch {
+				return false;
+			}
+		}
+		start = end + 1;
+	}
+	return false;
+}
+
+/**
+ * Imports the bytes of one session file named `file`. Our own format comes
+ * back unchanged; a file of no known format is a located `unknown_format` error.
+ */
+export function importSession(
+	bytes: Buffer,
+	file: string,
+	options: ImportOptions = {},
+): ImportResult {
+	const from = options.from ?? "auto";
+	if (from === "theway" || (from === "auto" && isOwnFormat(bytes))) {
+		const text = bytes.toString("utf8");
+		const lines = text.split("\n").length - 1;
+		return {
+			format: "theway",
+			text,
+			sourceLines: Array.from({ length: lines }, (_, i) => i + 2),
+			warnings: [],
+			counts: {},
+			records: 0,
+		};
+	}
+	const first = convertRecords(bytes, file, from, options, false);
+	// A file whose conversation is all sidechain is a sub-agent's transcript: that is its main line.
+	const { acc, format, converted } =
+		first.converted.details.onlySidechains === true
+			? convertRecords(bytes, file, from, options, true)
+			: first;
+	delete converted.details.onlySidechains;
+	settleIds(converted.entries, converted.lines, acc);
+	const counts = acc.counts();
+	const source = customEntry(
+		IMPORT_SOURCE,
+		"import-source",
+		null,
+		String(converted.header.timestamp),
+		{
+			format,
+			source: basename(file),
+			records: acc.total(),
+			counts,
+			...converted.details,
+		},
+	);
+	const warnings = [...acc.warnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+	return {
+		format,
+		text: writeLog(converted.header, [source, ...converted.entries]),
+		sourceLines: [1, ...converted.lines],
+		warnings,
+		counts,
+		records: acc.total(),
+	};
+}
+
+/**
+ * Makes ids unique and parents resolvable, as `--strict` requires: a repeated
+ * id gets its line appended (later references name the later entry, as the
+ * reader's "later wins" would), and a parent that names no earlier entry
+ * becomes null, each with a warning.
+ */
+function settleIds(entries: OutEntry[], lines: readonly number[], acc: Accounting): void {
+	const current = new Map<string, string>([["import-source", "import-source"]]);
+	entries.forEach((e, i) => {
+		const line = lines[i] as number;
+		if (e.parentId !== null) {
+			const parent = current.get(e.parentId);
+			if (parent === undefined) {
+				acc.warn(
+					line,
+					`the parent ${JSON.stringify(e.parentId)} is not in the log: the entry starts a new branch`,
+				);
+				e.parentId = null;
+			} else e.parentId = parent;
+		}
+		if (current.has(e.id)) {
+			const renamed = uniqueName(`${e.id}#${line}`, current);
+			acc.warn(
+				line,
+				`the id ${JSON.stringify(e.id)} is used twice: this one is ${JSON.stringify(renamed)}`,
+			);
+			if (e.firstKeptEntryId === e.id) e.firstKeptEntryId = renamed;
+			current.set(e.id, renamed);
+			current.set(renamed, renamed);
+			e.id = renamed;
+		} else current.set(e.id, e.id);
+	});
+}
+
+function uniqueName(base: string, taken: ReadonlyMap<string, string>): string {
+	let name = base;
+	for (let k = 2; taken.has(name); k++) name = `${base}.${k}`;
+	return name;
+}
+
+/** Reads the records one at a time: the first ones tell the format, then each goes to the converter. */
+function convertRecords(
+	bytes: Buffer,
+	file: string,
+	from: "auto" | SourceFormat,
+	options: ImportOptions,
+	sideAsMain: boolean,
+): { acc: Accounting; format: "claude-code" | "codex"; converted: Converted } {
+	const acc = new Accounting(file);
+	const records = recordsOf(bytes, acc, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
+	const head: SourceRecord[] = [];
+	while (head.length < DETECT_RECORDS) {
+		const next = records.next();
+		if (next.done === true) break;
+		head.push(next.value);
+	}
+	const format = from === "auto" ? detectFormat(head) : from;
+	if (format === undefined || format === "theway") {
+		throw new ContextError(
+			"unknown_format",
+			head.length === 0
+				? "no session records: the file is empty or holds no JSON lines"
+				: "not a Claude Code, Codex or theway session log: no record says which (give --from)",
+			{ file, line: head[0]?.line ?? 1 },
+			{ diagnostics: acc.warnings.length > 20 ? [] : acc.warnings },
+		);
+	}
+	const name = basename(file).replace(/\.jsonl$/, "");
+	const rest = { [Symbol.iterator]: () => records };
+	const converted =
+		format === "claude-code"
+			? convertClaudeCode(head, rest, acc, name, sideAsMain)
+			: convertCodex(head, rest, acc, name);
+	return { acc, format, converted };
+}

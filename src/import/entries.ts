@@ -1,0 +1,140 @@
+/**
+ * Building our log's entries and writing the log: the header, entries with
+ * their fields in one fixed order (so the same source gives the same bytes),
+ * and the `import_source` custom entry that records where the log came from
+ * and what became of every source record. Pure.
+ */
+import type { Diagnostic } from "../errors.js";
+import type { RecordCounts, SourceFormat } from "./accounting.js";
+import type { Obj } from "./records.js";
+
+/** An entry of our log, as the converters build it (fields in writing order). */
+export type OutEntry = Obj & {
+	type: string;
+	id: string;
+	parentId: string | null;
+	timestamp: string;
+};
+
+/** What a converter makes of one source file. */
+export interface Converted {
+	/** The session header (version 3). */
+	header: Obj;
+	entries: OutEntry[];
+	/** The source line each entry comes from, index for index with `entries`. */
+	lines: number[];
+	/** Side data for the `import_source` entry (sidechains, sub-agents, forks). */
+	details: Obj;
+}
+
+/** The result of importing one file. */
+export interface ImportResult {
+	format: SourceFormat;
+	/** The log in our format, as written. */
+	text: string;
+	/** For each entry line of `text` (the header is line 1), the source line it comes from. */
+	sourceLines: number[];
+	warnings: Diagnostic[];
+	counts: RecordCounts;
+	/** Source records read (the sum of every count). */
+	records: number;
+}
+
+/** The custom type of the entry that records an import's provenance and counts. */
+export const IMPORT_SOURCE = "import_source";
+
+/** An entry with the common fields first. */
+export function entry(
+	type: string,
+	id: string,
+	parentId: string | null,
+	timestamp: string,
+	fields: Obj,
+): OutEntry {
+	return { type, id, parentId, timestamp, ...fields };
+}
+
+/** Where an entry keeps the JSON text of its `data`, written as it is (JSON.stringify skips symbols). */
+const RAW = Symbol("raw data");
+
+/**
+ * A `custom` entry holding a source record whole, out of the context. Given
+ * the record's JSON text, the entry writes it as it was, without
+ * serializing it anew.
+ */
+export function customEntry(
+	customType: string,
+	id: string,
+	parentId: string | null,
+	timestamp: string,
+	data: unknown,
+	text?: string,
+): OutEntry {
+	if (text === undefined) return entry("custom", id, parentId, timestamp, { customType, data });
+	const e = entry("custom", id, parentId, timestamp, { customType });
+	(e as Record<symbol, string>)[RAW] = text;
+	return e;
+}
+
+/** The session header of our format. */
+export function header(id: string, timestamp: string, cwd: string, extra: Obj = {}): Obj {
+	return { type: "session", version: 3, id, timestamp, cwd, ...extra };
+}
+
+/** The log's text: the header, then one entry a line, each line ending with `\n`. */
+export function writeLog(head: Obj, entries: readonly OutEntry[]): string {
+	const out: string[] = [JSON.stringify(head)];
+	for (const e of entries) {
+		const raw = (e as Record<symbol, string | undefined>)[RAW];
+		const json = JSON.stringify(e);
+		out.push(raw === undefined ? json : `${json.slice(0, -1)},"data":${raw}}`);
+	}
+	return `${out.join("\n")}\n`;
+}
+
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** An ISO timestamp from a source value, else `fallback`. */
+export function isoTime(value: unknown, fallback: string): string {
+	if (typeof value !== "string") return fallback;
+	if (ISO.test(value)) return value;
+	const t = Date.parse(value);
+	return Number.isNaN(t) ? fallback : new Date(t).toISOString();
+}
+
+/** Milliseconds since the epoch of an ISO timestamp (0 when it is not one). */
+export function millis(iso: string): number {
+	const t = Date.parse(iso);
+	return Number.isNaN(t) ? 0 : t;
+}
+
+/**
+ * Puts the entries that follow `leaf` in file order and do not descend from
+ * it before it, so that `leaf` (or a descendant, never in the context) is
+ * the last entry, which the reader takes as the leaf. Order is otherwise kept.
+ */
+export function endWithLeaf(entries: OutEntry[], lines: number[], leaf: string | undefined): void {
+	if (leaf === undefined) return;
+	const at = entries.findIndex((e) => e.id === leaf);
+	if (at < 0 || at === entries.length - 1) return;
+	const parent = new Map<string, string | null>();
+	for (const e of entries) parent.set(e.id, e.parentId);
+	const descends = (id: string): boolean => {
+		let x: string | null | undefined = id;
+		for (let steps = 0; x != null && steps <= entries.length; steps++) {
+			if (x === leaf) return true;
+			x = parent.get(x);
+		}
+		return false;
+	};
+	const moved: number[] = [];
+	const kept: number[] = [];
+	for (let i = at + 1; i < entries.length; i++)
+		(descends((entries[i] as OutEntry).id) ? kept : moved).push(i);
+	if (moved.length === 0) return;
+	const order = [...Array.from({ length: at }, (_, i) => i), ...moved, at, ...kept];
+	const e2 = order.map((i) => entries[i] as OutEntry);
+	const l2 = order.map((i) => lines[i] as number);
+	entries.splice(0, entries.length, ...e2);
+	lines.splice(0, lines.length, ...l2);
+}

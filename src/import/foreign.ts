@@ -1,0 +1,19 @@
+/**
+ * The importers as the log reader's foreign reader: a file whose first line
+ * is not our header is tried as a Claude Code or Codex session, converted in
+ * memory with the same warnings `theway-context import` gives. A file of no
+ * known format gives undefined, and the reader reports its missing header.
+ */
+import { ContextError } from "../errors.js";
+import type { ForeignReader } from "../log/open-log.js";
+import { importSession } from "./convert.js";
+
+export const readForeign: ForeignReader = (bytes, name) => {
+	try {
+		const result = importSession(bytes, name);
+		return result.format === "theway" ? undefined : result;
+	} catch (error) {
+		if (error instanceof ContextError && error.code === "unknown_format") return undefined;
+		throw error;
+	}
+};

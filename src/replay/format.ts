@@ -1,0 +1,78 @@
+/**
+ * What `replay` prints as text: per session, its calls' totals, cost, the
+ * fit against the recorded usage and what the second set changes; then the
+ * summary over all sessions; then a chart (the calls of a lone session, else
+ * one column per session).
+ */
+import { escapeControl, paint } from "../text/terminal.js";
+import { chart } from "./chart.js";
+import type { Fit } from "./fit.js";
+import type { ReplayChange, ReplayTotal, SessionReplay } from "./replay.js";
+import type { ReplaySummary } from "./summary.js";
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${int(Math.abs(n))}`;
+const dollars = (n: number | null) => (n === null ? "unknown" : `$${n.toFixed(n < 1 ? 4 : 2)}`);
+const signedDollars = (n: number | null) =>
+	n === null ? "unknown" : `${n > 0 ? "+" : n < 0 ? "−" : "±"}${dollars(Math.abs(n))}`;
+const plural = (n: number, word: string) => `${int(n)} ${word}${n === 1 ? "" : "s"}`;
+const percent = (part: number, whole: number) =>
+	whole === 0 ? "0%" : `${((100 * part) / whole).toFixed(0)}%`;
+
+/** One session's block. */
+export function formatSession(r: SessionReplay, color: boolean): string {
+	const c = paint(color);
+	const file = escapeControl(r.file).replace(/\n/g, "\\n");
+	if (r.error !== undefined) return `${c.red(`✗ ${file}: ${escapeControl(r.error)}`)}\n`;
+	const lines = [
+		c.bold(`═══ ${file} · set ${escapeControl(r.set)} · ${plural(r.total.calls, "call")}`),
+	];
+	lines.push(`  ${totalText(r.total)}`);
+	lines.push(`  recorded fit: ${fitText(r.recordedFit)}`);
+	if (r.vs !== undefined) {
+		lines.push(`  vs ${escapeControl(r.vs.set)}: ${totalText(r.vs.total)}`);
+		lines.push(`  change: ${changeText(r.vs.change)}`);
+	}
+	return `${lines.join("\n")}\n`;
+}
+
+function totalText(t: ReplayTotal): string {
+	return `context ${int(t.contextTokens)} tokens: cached ${int(t.cachedTokens)} (${percent(t.cachedTokens, t.contextTokens)}), new ${int(t.newTokens)}; output ${int(t.outputTokens)}; cost ${dollars(t.cost)}`;
+}
+
+function changeText(d: ReplayChange): string {
+	return `context ${signed(d.contextTokens)}, cached ${signed(d.cachedTokens)}, new ${signed(d.newTokens)} tokens; cost ${signedDollars(d.cost)}`;
+}
+
+function fitText(f: Fit | null): string {
+	if (f === null) return "none (no consecutive calls with recorded usage)";
+	const corr = f.correlation === null ? "n/a" : f.correlation.toFixed(3);
+	const ratio = f.ratio === null ? "n/a" : f.ratio.toFixed(2);
+	return `${f.calls} call-to-call growths, correlation ${corr}, median ratio recorded/ours ${ratio}`;
+}
+
+/** The summary, then the chart. */
+export function formatSummary(
+	summary: ReplaySummary,
+	results: readonly SessionReplay[],
+	color: boolean,
+): string {
+	const lines = [
+		`${plural(summary.sessions, "session")}${summary.failed > 0 ? ` (${summary.failed} failed)` : ""}, ${plural(summary.calls, "call")}: context ${int(summary.contextTokens)} tokens, cached ${int(summary.cachedTokens)} (${percent(summary.cachedTokens, summary.contextTokens)}), new ${int(summary.newTokens)}, output ${int(summary.outputTokens)}`,
+		`cost: ${dollars(summary.cost)}${summary.cost !== null && summary.costedSessions < summary.sessions - summary.failed ? ` (over the ${plural(summary.costedSessions, "session")} whose every call is priced)` : ""}`,
+	];
+	for (const [provider, fit] of Object.entries(summary.recordedFit)) {
+		lines.push(`recorded fit, ${escapeControl(provider)}: ${fitText(fit)}`);
+	}
+	if (summary.vs !== undefined) {
+		lines.push(`vs ${escapeControl(summary.vs.set)}: ${changeText(summary.vs.change)}`);
+	}
+	const ok = results.filter((r) => r.error === undefined);
+	const lone = ok.length === 1 ? ok[0] : undefined;
+	const bars =
+		lone !== undefined
+			? lone.calls.map((call) => ({ cached: call.cachedTokens, fresh: call.newTokens }))
+			: ok.map((r) => ({ cached: r.total.cachedTokens, fresh: r.total.newTokens }));
+	const picture = chart(bars, { color, label: lone !== undefined ? "call" : "session" });
+	return `${lines.join("\n")}\n${picture === "" ? "" : `\n${picture}`}`;
+}

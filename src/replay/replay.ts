@@ -1,0 +1,257 @@
+/**
+ * One session replayed: every model call's context counted under the
+ * session's set (or the one asked for), its prefix shared with the previous
+ * call, its recorded usage and its cost; under a second set too with `vs`.
+ * What `replay` runs per session, in a worker or not. A session that cannot
+ * be read is its `error`, not a throw, so a folder goes on.
+ */
+import { ContextError, type Diagnostic } from "../errors.js";
+import { compileTemplateSet } from "../templates/compile.js";
+import { TemplateRegistry } from "../templates/registry.js";
+import type { TemplateSet } from "../templates/set.js";
+import type { Tokenizer } from "../text/tokenizer.js";
+import { CallCounter } from "./count.js";
+import { type Fit, type FitPoint, fitOf, growths, type Recorded, recordedPrompt } from "./fit.js";
+import { costOf, type PriceTable, priceOf } from "./prices.js";
+import { type CallContext, SessionWalk } from "./walk.js";
+
+/** A set to replay with: a templates folder, and a version or (undefined) the session's pin. */
+export interface ReplaySide {
+	templates: string;
+	version?: string;
+	/** How the set is named in the report (default: its version). */
+	label?: string;
+}
+
+/** One model call, as the report lists it. */
+export interface ReplayCall {
+	index: number;
+	entryId: string;
+	model: string | null;
+	contextTokens: number;
+	cachedTokens: number;
+	newTokens: number;
+	outputTokens: number | null;
+	recorded: Recorded | null;
+	cost: number | null;
+}
+
+/** A list of calls summed. */
+export interface ReplayTotal {
+	calls: number;
+	contextTokens: number;
+	cachedTokens: number;
+	newTokens: number;
+	outputTokens: number;
+	/** Null when any call's cost is unknown (never a partial sum). */
+	cost: number | null;
+}
+
+/** What the second set changes: its total minus the first's. */
+export interface ReplayChange {
+	contextTokens: number;
+	cachedTokens: number;
+	newTokens: number;
+	cost: number | null;
+}
+
+/** One session replayed, as the report lists it (`notes` aside). */
+export interface SessionReplay {
+	file: string;
+	set: string;
+	calls: ReplayCall[];
+	total: ReplayTotal;
+	recordedFit: Fit | null;
+	vs?: { set: string; calls: ReplayCall[]; total: ReplayTotal; change: ReplayChange };
+	error?: string;
+	/** For the summary and stderr, not the report: models with no price, growth pairs by provider, warnings. */
+	notes: {
+		unpriced: string[];
+		growth: { provider: string; pairs: [number, number][] }[];
+		diagnostics: Diagnostic[];
+	};
+}
+
+/** Replays sessions, keeping one registry per side. */
+export class Replayer {
+	private readonly registries = new Map<string, TemplateRegistry>();
+
+	constructor(
+		private readonly sides: { side: ReplaySide; vs?: ReplaySide },
+		private readonly tokenizer: Tokenizer,
+		private readonly prices: PriceTable,
+		private readonly options: { strict?: boolean; registry?: TemplateRegistry } = {},
+	) {
+		// A caller's registry (the preview's working copy of the sets) serves its own folder.
+		if (options.registry !== undefined) this.registries.set(options.registry.dir, options.registry);
+	}
+
+	/** The replay of one session; a failure to read or render it is its `error`. */
+	replay(file: string): SessionReplay {
+		const notes: SessionReplay["notes"] = { unpriced: [], growth: [], diagnostics: [] };
+		const empty = { calls: [], total: totalOf([]), recordedFit: null };
+		try {
+			const walk = new SessionWalk(file, this.options);
+			const main = this.setFor(walk, this.sides.side);
+			const calls = this.run(walk, main, notes, true);
+			const out: SessionReplay = {
+				file,
+				set: this.sides.side.label ?? main.version,
+				calls,
+				total: totalOf(calls),
+				recordedFit: fitOf(notes.growth.flatMap((g) => g.pairs)),
+				notes,
+			};
+			if (this.sides.vs !== undefined) {
+				const other = this.setFor(walk, this.sides.vs);
+				const vsCalls = this.run(walk, other, notes, false);
+				const total = totalOf(vsCalls);
+				out.vs = {
+					set: this.sides.vs.label ?? other.version,
+					calls: vsCalls,
+					total,
+					change: changeOf(out.total, total),
+				};
+			}
+			notes.diagnostics.push(...walk.diagnostics());
+			return out;
+		} catch (error) {
+			if (!(error instanceof ContextError)) throw error;
+			return { file, set: this.sides.side.label ?? "", ...empty, error: error.message, notes };
+		}
+	}
+
+	/** Every call of `walk` under `set`; with `fit`, the growth pairs go to `notes`. */
+	private run(
+		walk: SessionWalk,
+		set: TemplateSet,
+		notes: SessionReplay["notes"],
+		fit: boolean,
+	): ReplayCall[] {
+		const counter = new CallCounter(set, this.tokenizer);
+		const calls: ReplayCall[] = [];
+		const points: (FitPoint & { provider: string })[] = [];
+		for (const call of walk.walk(set)) {
+			const counted = counter.count(call);
+			const { model, provider } = modelOf(call, walk);
+			const recorded = recordedOf(call.answer.usage);
+			const outputTokens = recorded?.output ?? null;
+			let cost: number | null = null;
+			const price = model === null ? undefined : priceOf(this.prices, model, provider);
+			if (price === undefined) {
+				const name = model ?? "(no model)";
+				if (!notes.unpriced.includes(name)) notes.unpriced.push(name);
+			} else if (outputTokens !== null) {
+				cost = costOf(price, { ...counted, outputTokens });
+			}
+			calls.push({
+				index: call.index,
+				entryId: call.entryId,
+				model,
+				contextTokens: counted.contextTokens,
+				cachedTokens: counted.cachedTokens,
+				newTokens: counted.newTokens,
+				outputTokens,
+				recorded,
+				cost,
+			});
+			points.push({
+				context: counted.wholeTokens,
+				prompt: recordedPrompt(recorded),
+				provider: provider ?? "(unknown)",
+			});
+		}
+		// Pairs are grouped by the provider of the later call of each pair.
+		if (fit) {
+			for (let i = 1; i < points.length; i++) {
+				const later = points[i] as FitPoint & { provider: string };
+				const pair = growths([points[i - 1] as FitPoint, later])[0];
+				if (pair === undefined) continue;
+				let group = notes.growth.find((g) => g.provider === later.provider);
+				if (group === undefined) {
+					group = { provider: later.provider, pairs: [] };
+					notes.growth.push(group);
+				}
+				group.pairs.push(pair);
+			}
+		}
+		return calls;
+	}
+
+	/** The set `side` names for this session: asked for, else the session's pin, else the newest. */
+	private setFor(walk: SessionWalk, side: ReplaySide): TemplateSet {
+		let registry = this.registries.get(side.templates);
+		if (registry === undefined) {
+			registry = new TemplateRegistry(side.templates, { compiler: compileTemplateSet });
+			this.registries.set(side.templates, registry);
+		}
+		const pin = walk.pin;
+		if (side.version !== undefined || pin === undefined) return registry.get(side.version);
+		try {
+			return registry.get(pin.version);
+		} catch (error) {
+			if (!(error instanceof ContextError) || error.code !== "unknown_template_version")
+				throw error;
+			throw new ContextError(
+				"unknown_template_version",
+				`the session pins templateVersion ${JSON.stringify(pin.version)}, which ${side.templates} does not hold (have: ${registry.versions().join(", ")}); name a set to replay it with (--template-version)`,
+				{ file: walk.name, ...(pin.line === undefined ? {} : { line: pin.line }) },
+				{ cause: error },
+			);
+		}
+	}
+}
+
+function modelOf(
+	call: CallContext,
+	walk: SessionWalk,
+): { model: string | null; provider: string | undefined } {
+	const a = call.answer;
+	const h = walk.header as { provider?: unknown; modelId?: unknown };
+	const model =
+		typeof a.model === "string" ? a.model : typeof h.modelId === "string" ? h.modelId : null;
+	const provider =
+		typeof a.provider === "string"
+			? a.provider
+			: typeof h.provider === "string"
+				? h.provider
+				: undefined;
+	return { model, provider };
+}
+
+/** The usage an assistant message records (pi: `usage`), each field or null; null without one. */
+export function recordedOf(usage: unknown): Recorded | null {
+	if (usage === null || typeof usage !== "object") return null;
+	const u = usage as Record<string, unknown>;
+	const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+	const r = {
+		input: num(u.input),
+		cacheRead: num(u.cacheRead),
+		cacheWrite: num(u.cacheWrite),
+		output: num(u.output),
+	};
+	return Object.values(r).every((v) => v === null) ? null : r;
+}
+
+/** The totals of a list of calls. */
+export function totalOf(calls: readonly ReplayCall[]): ReplayTotal {
+	const sum = (f: (c: ReplayCall) => number) => calls.reduce((s, c) => s + f(c), 0);
+	return {
+		calls: calls.length,
+		contextTokens: sum((c) => c.contextTokens),
+		cachedTokens: sum((c) => c.cachedTokens),
+		newTokens: sum((c) => c.newTokens),
+		outputTokens: sum((c) => c.outputTokens ?? 0),
+		cost: calls.some((c) => c.cost === null) ? null : sum((c) => c.cost ?? 0),
+	};
+}
+
+/** `b` minus `a`. */
+export function changeOf(a: ReplayTotal, b: ReplayTotal): ReplayChange {
+	return {
+		contextTokens: b.contextTokens - a.contextTokens,
+		cachedTokens: b.cachedTokens - a.cachedTokens,
+		newTokens: b.newTokens - a.newTokens,
+		cost: a.cost === null || b.cost === null ? null : b.cost - a.cost,
+	};
+}

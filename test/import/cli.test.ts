@@ -1,0 +1,95 @@
+/**
+ * `theway-context import` through `main(argv, io)`: standard output for one
+ * file, a folder into --out, never into a source's folder, a broken file
+ * reported while the others are imported, and the summary counts.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.js";
+import { tempDir } from "../support/temp.js";
+import { FIXTURES } from "./support.js";
+
+/** A folder of sources: two good sessions (one in a sub-folder) and a broken file. */
+function sourceFolder(): string {
+	const dir = tempDir("theway-import-src-");
+	mkdirSync(join(dir, "nested"));
+	copyFileSync(join(FIXTURES, "cc-tree.jsonl"), join(dir, "cc-tree.jsonl"));
+	copyFileSync(join(FIXTURES, "codex-rollback.jsonl"), join(dir, "nested/codex-rollback.jsonl"));
+	writeFileSync(join(dir, "broken.jsonl"), Buffer.from([0x00, 0xff, 0xfe, 0x0a, 0x01, 0x02]));
+	return dir;
+}
+
+describe("import command", () => {
+	it("writes one file's log to standard output, warnings to stderr", async () => {
+		const result = await runCli(["import", join(FIXTURES, "cc-unknown-record.jsonl")]);
+		expect(result.code, result.stderr).toBe(0);
+		expect(JSON.parse(result.stdout.split("\n")[0] as string)).toMatchObject({
+			type: "session",
+			version: 3,
+		});
+		expect(result.stderr).toMatch(
+			/cc-unknown-record\.jsonl:2: skipped: unknown record type "brand-new-record"/,
+		);
+	});
+
+	it("imports a folder into --out, goes on past a broken file and sums up", async () => {
+		const src = sourceFolder();
+		const out = join(tempDir("theway-import-out-"), "logs");
+		const result = await runCli(["import", src, "--out", out, "--jobs", "1"]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toMatch(/broken\.jsonl:1: no session records/);
+		expect(existsSync(join(out, "cc-tree.jsonl"))).toBe(true);
+		expect(existsSync(join(out, "nested/codex-rollback.jsonl"))).toBe(true);
+		expect(existsSync(join(out, "broken.jsonl"))).toBe(false);
+		expect(result.stderr).toMatch(
+			/import: 2 of 3 session\(s\) imported \(claude-code 1, codex 1\), 1 failed; records: \d+ mapped/,
+		);
+		const rendered = await runCli([
+			"render",
+			"--strict",
+			"--format",
+			"json",
+			join(out, "cc-tree.jsonl"),
+		]);
+		expect(rendered.code, rendered.stderr).toBe(0);
+	});
+
+	it("refuses an --out inside a source's folder, and several files without --out", async () => {
+		const src = sourceFolder();
+		const inside = await runCli(["import", src, "--out", join(src, "converted")]);
+		expect(inside.code).toBe(2);
+		expect(inside.stderr).toMatch(/inside the folder of the source/);
+		const next = await runCli([
+			"import",
+			join(src, "cc-tree.jsonl"),
+			"--out",
+			join(src, "x.jsonl"),
+		]);
+		expect(next.code).toBe(2);
+		const several = await runCli(["import", src]);
+		expect(several.code).toBe(2);
+		expect(several.stderr).toMatch(/several sessions need --out DIR/);
+	});
+
+	it("with --strict, refuses a source some of whose records could not be imported", async () => {
+		const out = tempDir("theway-import-out-");
+		const result = await runCli([
+			"import",
+			"--strict",
+			join(FIXTURES, "cc-unknown-record.jsonl"),
+			join(FIXTURES, "cc-tree.jsonl"),
+			"--out",
+			out,
+		]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toMatch(/cc-unknown-record\.jsonl:2: refused \(--strict\)/);
+		expect(readFileSync(join(out, "cc-tree.jsonl"), "utf8")).toContain('"import_source"');
+	});
+
+	it("copies a log of ours unchanged", async () => {
+		const own = join(import.meta.dirname, "../fixtures/examples/1-normal.jsonl");
+		const result = await runCli(["import", own]);
+		expect(result.stdout).toBe(readFileSync(own, "utf8"));
+	});
+});
