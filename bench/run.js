@@ -41,8 +41,17 @@ import {
 	timeRounds,
 	timeRoundsInChildren,
 } from "./measure.js";
-import { label, printLoads, printPeaks, printReloads, printRender, verdicts } from "./report.js";
+import {
+	label,
+	printLoads,
+	printPeaks,
+	printReloads,
+	printRender,
+	verdict,
+	verdicts,
+} from "./report.js";
 import { runtimeBench } from "./runtime.js";
+import { benchLoadSteps, benchReloads, stepVerdicts } from "./steps.js";
 import { benchVirtualize } from "./virtualize.js";
 import { benchWorkbench } from "./workbench.js";
 
@@ -261,6 +270,20 @@ async function main() {
 	}
 	printReloads(reloads.filter(Boolean), APPENDS);
 
+	// Per-turn cost at three lengths (1M generated if missing), and the first load step by step.
+	const million = linear(1_000_000, {
+		onGenerate: (path) => progress(`generating ${basename(path)}`),
+	});
+	const lengths = [
+		...[10_000, 100_000].map((n) => [label(n), files.linear.get(n)]),
+		[label(1_000_000), million],
+	];
+	const turnRows =
+		(await attempt("reload at three lengths", () => benchReloads(lengths, progress))) ?? [];
+	const steps = await attempt("load steps", () =>
+		benchLoadSteps(files.linear.get(100_000), progress),
+	);
+
 	const render = await attempt("render", measureRender);
 	if (render) printRender(render);
 
@@ -288,6 +311,7 @@ async function main() {
 	const workbench = (await attempt("workbench", benchWorkbench)) ?? [];
 	const lines = [
 		...verdicts({ loads, reloads, render, peaks }, FULL),
+		...(steps && turnRows.length > 0 ? stepVerdicts(turnRows, steps, verdict) : []),
 		...(runtime ?? []),
 		...virtualize,
 		...workbench,

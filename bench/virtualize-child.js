@@ -7,7 +7,7 @@
  */
 import { createRequire } from "node:module";
 import { ContextService } from "../dist/index.js";
-import { virtualizeMessages } from "../dist/render/stubs.js";
+import { listOf, virtualizeMessages } from "../dist/render/stubs.js";
 
 const [path] = process.argv.slice(2);
 if (path === undefined) {
@@ -21,7 +21,7 @@ let start = performance.now();
 const bundle = service.loadSync(path, { virtualize: false });
 const load = performance.now() - start;
 start = performance.now();
-const stubs = virtualizeMessages(bundle.messages, bundle.entryIds, set);
+const stubs = virtualizeMessages(listOf(bundle.messages, bundle.entryIds), set);
 const step = performance.now() - start;
 // The tokenizer is loaded through createRequire: it shows in the shared CommonJS cache.
 const cache = createRequire(import.meta.url).cache;

@@ -5,8 +5,9 @@
  *     beside the plain load of the same log; and the whole command in a
  *     fresh process (tokenizer load included).
  *  2. `diff` of 1,000 sessions (two template sets, every section and framing
- *     compared and counted), in sessions per second on one worker and on all
- *     cores, each a fresh `theway-context diff` process.
+ *     compared and counted), in sessions per second on one job and on all
+ *     cores, each a fresh `theway-context diff` process, alternating, medians;
+ *     and of 20 sessions (a corpus too small for workers to pay off).
  *  3. A 30,000-line snapshot diff (the build's drift report), in a fresh
  *     process: time and the peak memory it adds, for three drifts: 10% of
  *     lines changed, every line rewritten, and a scrambled structural text
@@ -99,18 +100,25 @@ function corpus() {
 	return { dir, templates, from: newest };
 }
 
+/** Rounds of each diff run, one job and all cores alternating (medians: the machine may be shared). */
+const DIFF_ROUNDS = 3;
+const SMALL_CORPUS = 20;
+
 function benchDiff() {
 	const { dir, templates, from } = corpus();
+	const small = join(OUT_DIR, `corpus-${SMALL_CORPUS}`);
+	mkdirSync(small, { recursive: true });
+	for (let i = 0; i < SMALL_CORPUS; i++)
+		copyFileSync(join(dir, `s${i}.jsonl`), join(small, `s${i}.jsonl`));
 	const cores = availableParallelism();
-	const run = (jobs) => {
-		progress(`diff of ${SESSIONS} sessions, ${jobs} job(s)`);
+	const run = (folder, sessions, jobs) => {
 		const start = performance.now();
 		const child = spawnSync(
 			process.execPath,
 			[
 				BIN,
 				"diff",
-				dir,
+				folder,
 				"--templates",
 				templates,
 				"--from",
@@ -126,9 +134,21 @@ function benchDiff() {
 		);
 		const ms = performance.now() - start;
 		const summary = JSON.parse(child.stdout).summary;
-		return { jobs, ms, perSecond: (SESSIONS / ms) * 1000, changed: summary.changed };
+		return { jobs, ms, perSecond: (sessions / ms) * 1000, changed: summary.changed };
 	};
-	return { cores, one: run(1), all: run(cores) };
+	/** Medians of one job and all cores on `folder`, run in alternation. */
+	const sideBySide = (folder, sessions) => {
+		const one = [];
+		const all = [];
+		for (let i = 0; i < DIFF_ROUNDS; i++) {
+			progress(`diff of ${sessions} sessions, 1 job and ${cores} (round ${i + 1})`);
+			one.push(run(folder, sessions, 1));
+			all.push(run(folder, sessions, cores));
+		}
+		const mid = (runs) => runs.sort((a, b) => a.ms - b.ms)[runs.length >> 1];
+		return { one: mid(one), all: mid(all) };
+	};
+	return { cores, ...sideBySide(dir, SESSIONS), small: sideBySide(small, SMALL_CORPUS) };
 }
 
 function benchLineDiff() {
@@ -177,6 +197,12 @@ export async function benchWorkbench() {
 					fmt(diff.all.ms, 0),
 					`${fmt(diff.all.perSecond, 0)} sessions/s (${fmt(diff.all.perSecond / diff.one.perSecond, 2)}x 1 job)`,
 				],
+				[`diff ${SMALL_CORPUS} sessions, 1 job`, fmt(diff.small.one.ms, 0), ""],
+				[
+					`diff ${SMALL_CORPUS} sessions, ${diff.cores} jobs`,
+					fmt(diff.small.all.ms, 0),
+					`${fmt(diff.small.one.ms / diff.small.all.ms, 2)}x 1 job`,
+				],
 				...lineDiff.map((d) => [
 					`30,000-line snapshot diff, ${d.kind}`,
 					fmt(d.ms),
@@ -198,6 +224,14 @@ export async function benchWorkbench() {
 			`30,000-line snapshot diff < 1 s: ${fmt(worstDiff.ms)} ms (${worstDiff.kind})`,
 		),
 		verdict(worstMb < 100, `30,000-line snapshot diff < 100 MB: +${fmt(worstMb)} MB peak`),
+		verdict(
+			diff.cores < 2 || diff.all.perSecond / diff.one.perSecond >= 1.6,
+			`diff ${SESSIONS} sessions on ${diff.cores} cores ≥ 1.6x 1 job: ${fmt(diff.all.perSecond / diff.one.perSecond, 2)}x (medians of ${DIFF_ROUNDS})`,
+		),
+		verdict(
+			diff.small.all.ms <= diff.small.one.ms * 1.05,
+			`diff ${SMALL_CORPUS} sessions on ${diff.cores} cores no slower than 1 job: ${fmt(diff.small.one.ms / diff.small.all.ms, 2)}x`,
+		),
 		verdict(
 			diff.one.changed === SESSIONS && diff.all.changed === SESSIONS,
 			`diff saw every session change (${diff.all.changed}/${SESSIONS})`,

@@ -25,7 +25,7 @@ import {
 } from "./render/stubs.js";
 import { renderSystemPrompt } from "./render/system-prompt.js";
 import type { ContextMessage, LlmMessage } from "./session/messages.js";
-import { type ModelRef, projectBranch } from "./session/project.js";
+import { type ModelRef, type Projection, projectBranch } from "./session/project.js";
 import { SessionTree } from "./session/tree.js";
 import { type Compiler, TemplateRegistry } from "./templates/registry.js";
 import type { TemplateSet } from "./templates/set.js";
@@ -117,6 +117,11 @@ export class ContextService {
 	private readonly registry: TemplateRegistry;
 	/** Per open session, its virtualization decisions: a reload decides only what is new. */
 	private readonly stubs = new WeakMap<SessionTree, StubCache>();
+	/** Per open session, its last projection and the set that framed it: a reload extends it. */
+	private readonly projections = new WeakMap<
+		SessionTree,
+		{ fingerprint: string; projection: Projection }
+	>();
 
 	constructor(private readonly options: ServiceOptions = {}) {
 		this.registry =
@@ -204,35 +209,39 @@ export class ContextService {
 		const tree = log.sink;
 		const header = log.header;
 		const set = this.setFor(log, options);
-		const summaryDiagnostics: Diagnostic[] = [];
+		const before = this.projections.get(tree);
 		const projection = projectBranch(
 			tree,
 			header,
 			(summary, line) => {
 				const derived = deriveSummary(summary, set.caps, set.markers);
-				summaryDiagnostics.push(
-					...derived.diagnostics.map((d) => ({ ...d, file: log.name, line })),
-				);
-				return derived.text;
+				const diagnostics = derived.diagnostics.map((d) => ({ ...d, file: log.name, line }));
+				return { text: derived.text, diagnostics };
 			},
 			options.leaf,
+			before?.fingerprint === set.fingerprint ? before.projection : undefined,
 		);
+		this.projections.set(tree, { fingerprint: set.fingerprint, projection });
 		const view = deriveSystemView(header, tree.metadata, set, options);
 		const virtualized =
 			options.virtualize === false
 				? []
-				: virtualizeMessages(projection.messages, projection.entryIds, set, this.stubCache(tree));
+				: virtualizeMessages(projection.prefix, set, this.stubCache(tree), projection.shared);
 		// In line order, so a kept-open session and a fresh load list them alike.
 		const diagnostics = [
 			...log.diagnostics(),
 			...tree.diagnostics.list(),
 			...projection.diagnostics,
-			...summaryDiagnostics,
 		].sort(byLine);
 		const bundle: ContextBundle = {
 			systemPrompt: renderSystemPrompt(set, view),
-			messages: projection.messages,
-			entryIds: projection.entryIds,
+			// Built on first read: a reload that extends the branch shares the earlier messages.
+			get messages() {
+				return projection.messages;
+			},
+			get entryIds() {
+				return projection.entryIds;
+			},
 			meta: {
 				sessionId: header.id,
 				file: log.path === STDIN ? log.name : log.path,

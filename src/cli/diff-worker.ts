@@ -1,9 +1,9 @@
 /**
- * A `diff` worker thread: compares the sessions it is sent, one message per
- * file each way, so the main thread can hand out work as workers free up.
+ * The work of `diff` on one session, for the corpus pool (./pool.ts): the
+ * comparer is made once per thread (templates compiled, tokenizer loaded),
+ * then each file is compared with it.
  */
-import { parentPort, workerData } from "node:worker_threads";
-import { Comparer, type Side } from "../measure/compare.js";
+import { Comparer, type SessionDiff, type Side } from "../measure/compare.js";
 import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
 
 export interface WorkerInit {
@@ -13,8 +13,8 @@ export interface WorkerInit {
 	strict: boolean;
 }
 
-const init = workerData as WorkerInit;
-const comparer = new Comparer(init, loadTokenizerSync(init.tokenizer), { strict: init.strict });
-parentPort?.on("message", (job: { index: number; file: string }) => {
-	parentPort?.postMessage({ index: job.index, result: comparer.compare(job.file) });
-});
+/** The function comparing one file under `init`. */
+export function createTask(init: WorkerInit): (file: string) => SessionDiff {
+	const comparer = new Comparer(init, loadTokenizerSync(init.tokenizer), { strict: init.strict });
+	return (file) => comparer.compare(file);
+}

@@ -22,6 +22,9 @@ import {
 } from "./io.js";
 import { type RevisionFolder, templatesAtRevision } from "./revision.js";
 
+/** The work on one session, for the pool's worker threads (which load this command's bundle). */
+export { createTask } from "./diff-worker.js";
+
 export const DIFF_USAGE = `Usage: theway-context diff <session.jsonl|DIR>... --from A --to B [options]
 
 Renders every session with template sets A and B and prints the system-prompt

@@ -20,6 +20,8 @@ export interface EntrySource {
 	materialize(indices: readonly number[]): void;
 	/** Whether any entry was ever let go; until then nothing needs reading back. */
 	readonly everLetGo: boolean;
+	/** Whether entries are let go past a byte budget (a lean read): the context is read back, and checked, on each use. */
+	readonly lean: boolean;
 }
 
 /** Reads entries back: their indices (sorted) in, their objects out, in order. */
@@ -44,6 +46,9 @@ export class EntryStore implements EntrySource {
 
 	get size(): number {
 		return this.objects.length;
+	}
+	get lean(): boolean {
+		return this.retainBytes !== Number.POSITIVE_INFINITY;
 	}
 	line(i: number): number {
 		return this.lineCol.data[i] as number;

@@ -144,6 +144,9 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	get everLetGo(): boolean {
 		return this.store.everLetGo;
 	}
+	get lean(): boolean {
+		return this.store.lean;
+	}
 
 	/** The header (after a first read). */
 	get header(): Header {

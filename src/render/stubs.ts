@@ -62,10 +62,12 @@ interface Decision {
  */
 export class StubCache {
 	readonly decisions = new WeakMap<object, Map<string, Decision>>();
+	/** The last listing: under which set, of how many messages, which ones, and what it listed. */
 	last:
 		| {
 				fingerprint: string;
-				messages: readonly ContextMessage[];
+				length: number;
+				message(index: number): ContextMessage;
 				listed: readonly VirtualizedResult[];
 		  }
 		| undefined;
@@ -74,35 +76,67 @@ export class StubCache {
 /** o200k tokens, for a set whose policy counts them; the table is loaded on first use. */
 const o200k = (text: string) => loadTokenizerSync("o200k").count(text);
 
-/**
- * The stubs of `messages` under `set`'s policy (none when the set has no
- * stub template). With a `cache` that saw an earlier load of the same
- * session, a message that is the same object at the same index keeps its
- * decision (a message object belongs to one entry), so a reload after an
- * append looks at the new messages only, never at the old ones' content.
- */
-export function virtualizeMessages(
+/** Messages by index, without an array built for them (a projection's prefix, or two arrays). */
+export interface MessageList {
+	readonly length: number;
+	message(index: number): ContextMessage;
+	entryId(index: number): string;
+}
+
+/** Two arrays, index for index, as a {@link MessageList}. */
+export function listOf(
 	messages: readonly ContextMessage[],
 	entryIds: readonly string[],
+): MessageList {
+	return {
+		length: messages.length,
+		message: (i) => messages[i] as ContextMessage,
+		entryId: (i) => entryIds[i] ?? "",
+	};
+}
+
+/**
+ * The stubs of `list` under `set`'s policy (none when the set has no stub
+ * template). With a `cache` that saw an earlier load of the same session,
+ * what it decided is kept: when the first `shared` messages are the ones it
+ * saw (a projection that extended the earlier one says how many), only the
+ * messages after them are looked at; without `shared`, a message that is
+ * the same object at the same index keeps its decision (a message object
+ * belongs to one entry). Either way a reload after an append decides only
+ * the new messages, never reading the old ones' content.
+ */
+export function virtualizeMessages(
+	list: MessageList,
 	set: TemplateSet,
 	cache: StubCache = new StubCache(),
+	shared?: number,
 ): VirtualizedResult[] {
 	if (set.virtualize === undefined) return [];
 	const memo = cache.last?.fingerprint === set.fingerprint ? cache.last : undefined;
-	const old = memo?.messages ?? [];
-	const listed = new Map(memo?.listed.map((v) => [v.index, v]));
 	const out: VirtualizedResult[] = [];
-	for (let index = 0; index < messages.length; index++) {
-		const message = messages[index] as ContextMessage;
-		if (old[index] === message) {
+	let from = 0;
+	if (memo !== undefined && shared !== undefined && shared > 0 && shared <= memo.length) {
+		for (const v of memo.listed) if (v.index < shared) out.push(v);
+		from = shared;
+	}
+	const old = from === 0 ? memo : undefined;
+	const listed = new Map(old?.listed.map((v) => [v.index, v]));
+	for (let index = from; index < list.length; index++) {
+		const message = list.message(index);
+		if (old !== undefined && index < old.length && old.message(index) === message) {
 			const kept = listed.get(index);
 			if (kept !== undefined) out.push(kept);
 			continue;
 		}
-		const stub = decide(message, entryIds[index] ?? "", set, cache)?.stub;
+		const stub = decide(message, list.entryId(index), set, cache)?.stub;
 		if (stub !== undefined) out.push(Object.freeze({ index, ...stub.listing }));
 	}
-	cache.last = { fingerprint: set.fingerprint, messages, listed: out };
+	cache.last = {
+		fingerprint: set.fingerprint,
+		length: list.length,
+		message: (i) => list.message(i),
+		listed: out,
+	};
 	return out;
 }
 

@@ -12,7 +12,7 @@ import type { Diagnostic } from "../errors.js";
 import { Kind } from "../log/kinds.js";
 import { OpenLog } from "../log/open-log.js";
 import type { Header } from "../log/schema.js";
-import { StubCache, type VirtualizedResult, virtualizeMessages } from "../render/stubs.js";
+import { listOf, StubCache, type VirtualizedResult, virtualizeMessages } from "../render/stubs.js";
 import { renderSystemPrompt } from "../render/system-prompt.js";
 import { freezeMessage } from "../session/freeze.js";
 import type { ContextMessage } from "../session/messages.js";
@@ -161,14 +161,27 @@ export class SessionWalk {
 	/** The context of the branch ending at `leaf`, projected as a load does. */
 	private project(leaf: number, set: TemplateSet, previous: Context | undefined): Context {
 		const tree = this.log.sink;
-		const frame = (summary: string) => deriveSummary(summary, set.caps, set.markers).text;
+		const frame = (summary: string, line: number) => {
+			const derived = deriveSummary(summary, set.caps, set.markers);
+			const diagnostics = derived.diagnostics.map((d) => ({ ...d, file: this.log.name, line }));
+			return { text: derived.text, diagnostics };
+		};
 		const projection = projectBranch(tree, this.log.header, frame, tree.idAt(leaf));
 		for (const d of projection.diagnostics) this.projected.set(`${d.code}:${d.line}`, d);
 		this.stubs.last =
 			previous === undefined
 				? undefined
-				: { fingerprint: set.fingerprint, messages: previous.messages, listed: previous.listed };
-		const listed = virtualizeMessages(projection.messages, projection.entryIds, set, this.stubs);
+				: {
+						fingerprint: set.fingerprint,
+						length: previous.messages.length,
+						message: (i) => previous.messages[i] as ContextMessage,
+						listed: previous.listed,
+					};
+		const listed = virtualizeMessages(
+			listOf(projection.messages, projection.entryIds),
+			set,
+			this.stubs,
+		);
 		return {
 			leaf,
 			compaction: tree.latestCompaction(leaf),
@@ -207,8 +220,7 @@ export class SessionWalk {
 		}
 		this.stubs.last = undefined;
 		const added = virtualizeMessages(
-			context.messages.slice(start),
-			context.entryIds.slice(start),
+			listOf(context.messages.slice(start), context.entryIds.slice(start)),
 			set,
 			this.stubs,
 		);

@@ -2,20 +2,22 @@
  * Projecting the active branch into messages. Walks only the part of the
  * branch the context contains (from the leaf up to the latest compaction's
  * first kept entry, or to the root), iteratively and in linear time.
+ *
+ * Given the projection of an earlier load of the same tree, and a leaf that
+ * descends from its leaf under the same compaction and collapse summary, it
+ * extends that one instead: it visits the new entries only, builds their
+ * messages only, and shares the earlier messages (see ./branch-list.ts). A
+ * turn of a session kept open so costs what the turn added, whatever the
+ * session's length.
  */
 import { ContextError, type Diagnostic } from "../errors.js";
 import { isObject, Kind } from "../log/kinds.js";
-import type { AgentMessage, Entry, Header } from "../log/schema.js";
+import type { Header } from "../log/schema.js";
+import { BranchList, BranchPrefix } from "./branch-list.js";
+import { fields, keptTail, modelOf, PRODUCES_MESSAGE, toMessage } from "./entry-messages.js";
 import { freezeMessage } from "./freeze.js";
 import { type ContextMessage, toMillis } from "./messages.js";
 import { NONE, type SessionTree } from "./tree.js";
-
-const PRODUCES_MESSAGE = new Set<number>([
-	Kind.Message,
-	Kind.BranchSummary,
-	Kind.CustomMessage,
-	Kind.CompactContext,
-]);
 
 /** The model last seen on the branch: its provider and id. */
 export interface ModelRef {
@@ -23,74 +25,95 @@ export interface ModelRef {
 	modelId: string;
 }
 
-export interface Projection {
-	/** The leaf the branch ends at (undefined for a log with no tree entries). */
-	leafId: string | undefined;
-	messages: ContextMessage[];
-	/** The id of the entry each message comes from, index for index. */
-	entryIds: string[];
-	model: ModelRef | undefined;
-	thinkingLevel: string | undefined;
+/** The work one projection did: what a reload's cost is counted in. */
+export interface ProjectionStats {
+	/** Entries of the branch looked at. */
+	visited: number;
+	/** Messages built (the ones shared with the earlier projection are not). */
+	built: number;
+}
+
+/** The compact summary framed for the payload, and what framing it warned about. */
+export interface FramedSummary {
+	text: string;
 	diagnostics: Diagnostic[];
+}
+
+/** What a later projection of the same tree extends. */
+interface BranchState {
+	tree: SessionTree;
+	leaf: number;
+	compaction: number;
+	collapse: number;
+	prefix: BranchPrefix;
+}
+
+export class Projection {
+	constructor(
+		/** The leaf the branch ends at (undefined for a log with no tree entries). */
+		readonly leafId: string | undefined,
+		readonly model: ModelRef | undefined,
+		readonly thinkingLevel: string | undefined,
+		readonly diagnostics: Diagnostic[],
+		/** How many leading messages are those of the projection extended (0: projected afresh). */
+		readonly shared: number,
+		readonly stats: ProjectionStats,
+		/** @internal */
+		readonly branch: BranchState,
+	) {}
+
+	/** The messages, frozen (built as an array on first read). */
+	get messages(): ContextMessage[] {
+		return this.branch.prefix.messages;
+	}
+	/** The id of the entry each message comes from, index for index. */
+	get entryIds(): string[] {
+		return this.branch.prefix.entryIds;
+	}
+	/** The messages without building their array: `message(i)`, `entryId(i)`, `length`. */
+	get prefix(): BranchPrefix {
+		return this.branch.prefix;
+	}
 }
 
 /**
  * Projects the branch ending at `leafId` (default: the tree's leaf).
  * `frameSummary` turns the stored compact summary into the payload text
- * (components parsed, capped and normalised).
+ * (components parsed, capped and normalised). `previous`: an earlier
+ * projection of this tree with the same `frameSummary`, to extend when the
+ * branch grew from its leaf.
  */
 export function projectBranch(
 	tree: SessionTree,
 	header: Header,
-	frameSummary: (summary: string, line: number) => string,
+	frameSummary: (summary: string, line: number) => FramedSummary,
 	leafId?: string,
+	previous?: Projection,
 ): Projection {
-	const diagnostics: Diagnostic[] = [];
-	let leaf = tree.leaf;
-	if (leafId !== undefined) {
-		const found = tree.indexOf(leafId);
-		if (found === undefined) {
-			throw new ContextError("unknown_leaf", `no entry has the id ${JSON.stringify(leafId)}`, {
-				file: tree.file,
-			});
-		}
-		leaf = found;
-	}
-	const fallbackModel =
-		typeof header.provider === "string" && typeof header.modelId === "string"
-			? { provider: header.provider, modelId: header.modelId }
-			: undefined;
-	const fallbackThinking =
-		typeof header.thinkingLevel === "string" ? header.thinkingLevel : undefined;
-	if (leaf === NONE) {
-		return {
-			leafId: undefined,
-			messages: [],
-			entryIds: [],
-			model: fallbackModel,
-			thinkingLevel: fallbackThinking,
-			diagnostics,
-		};
-	}
-
-	const compaction = tree.latestCompaction(leaf);
-	const collapse = tree.latestCollapse(leaf);
-	// Indices of the entries in context, leaf first (reversed below).
-	const path: number[] = [];
-	let stop = NONE;
-	if (compaction !== NONE) stop = compaction;
-	for (let x = leaf; x !== stop; x = tree.parent(x)) path.push(x);
-	path.reverse();
-
+	const leaf = leafId === undefined ? tree.leaf : leafIndex(tree, leafId);
+	const added = previous === undefined ? undefined : extension(tree, leaf, previous);
+	const base = added === undefined ? undefined : (previous as Projection);
+	const compaction = leaf === NONE ? NONE : tree.latestCompaction(leaf);
+	const collapse = leaf === NONE ? NONE : tree.latestCollapse(leaf);
+	const diagnostics: Diagnostic[] = base === undefined ? [] : [...base.diagnostics];
+	const stats: ProjectionStats = { visited: 0, built: 0 };
+	const path: number[] = added ?? [];
 	let kept: number[] = [];
-	if (compaction !== NONE) kept = keptTail(tree, compaction, diagnostics);
-
+	if (base === undefined && leaf !== NONE) {
+		for (let x = leaf; x !== compaction; x = tree.parent(x)) path.push(x);
+		path.reverse();
+		if (compaction !== NONE) kept = keptTail(tree, compaction, diagnostics);
+		stats.visited = path.length + kept.length + (compaction === NONE ? 0 : 1);
+	} else {
+		stats.visited = path.length;
+	}
 	// Read back, in one go, whatever of the context the log's store has let go.
 	if (tree.entries.everLetGo) {
 		tree.entries.materialize([...kept, ...path].filter((i) => PRODUCES_MESSAGE.has(tree.kind(i))));
 	}
-	const messages: ContextMessage[] = [];
-	const entryIds: string[] = [];
+	const list =
+		base === undefined ? new BranchList() : base.prefix.list.growableAt(base.prefix.length);
+	const start = list.length;
 	const millis = (i: number): number | null => {
 		const timestamp = String(fields(tree.entry(i)).timestamp);
 		const ms = toMillis(timestamp);
@@ -108,142 +131,106 @@ export function projectBranch(
 	const collapseMessage = (): ContextMessage => {
 		const data = fields(tree.entry(collapse)).data;
 		const summary = isObject(data) ? String(data.summary) : "";
-		return {
-			type: "custom",
-			role: "collapse_context",
-			payload: { summary: frameSummary(summary, tree.line(collapse)) },
-		};
+		const framed = frameSummary(summary, tree.line(collapse));
+		diagnostics.push(...framed.diagnostics);
+		return { type: "custom", role: "collapse_context", payload: { summary: framed.text } };
 	};
-	let collapseInjected = false;
+	// Only a fresh projection meets the collapse summary: an extension keeps the one it shares.
+	let collapseInjected = base !== undefined;
 	const append = (i: number): void => {
 		const kind = tree.kind(i);
 		if (kind === Kind.Message) {
-			messages.push(fields(tree.entry(i)).message as ContextMessage);
-			entryIds.push(tree.idAt(i));
+			// Most entries: the stored message as it is, with no closure made for it.
+			list.push(fields(tree.entry(i)).message as ContextMessage, tree.idAt(i));
 			return;
 		}
 		const message = toMessage(tree.entry(i), kind, i === collapse, () => millis(i));
 		if (message === "collapse") {
-			messages.push(collapseMessage());
-			entryIds.push(tree.idAt(i));
+			list.push(collapseMessage(), tree.idAt(i));
 			collapseInjected = true;
 		} else if (message !== undefined) {
-			messages.push(message);
-			entryIds.push(tree.idAt(i));
+			list.push(message, tree.idAt(i));
 		}
 	};
-	if (compaction !== NONE) {
+	if (base === undefined && compaction !== NONE) {
 		const entry = fields(tree.entry(compaction));
-		messages.push({
-			role: "compactionSummary",
-			summary: String(entry.summary),
-			...(typeof entry.tokensBefore === "number" ? { tokensBefore: entry.tokensBefore } : {}),
-			timestamp: millis(compaction),
-		});
-		entryIds.push(tree.idAt(compaction));
+		list.push(
+			{
+				role: "compactionSummary",
+				summary: String(entry.summary),
+				...(typeof entry.tokensBefore === "number" ? { tokensBefore: entry.tokensBefore } : {}),
+				timestamp: millis(compaction),
+			},
+			tree.idAt(compaction),
+		);
 	}
 	for (const i of kept) append(i);
 	for (const i of path) append(i);
 	// A collapse summary older than the kept tail still reaches the context, first.
-	if (collapse !== NONE && !collapseInjected) {
-		messages.unshift(collapseMessage());
-		entryIds.unshift(tree.idAt(collapse));
-	}
-	for (const message of messages) freezeMessage(message);
+	if (collapse !== NONE && !collapseInjected) list.unshift(collapseMessage(), tree.idAt(collapse));
+	for (let k = start; k < list.length; k++) freezeMessage(list.messages[k] as ContextMessage);
+	stats.built = list.length - start;
 
-	const modelAt = tree.latestModel(leaf);
-	const thinkingAt = tree.latestThinkingLevel(leaf);
+	const modelAt = leaf === NONE ? NONE : tree.latestModel(leaf);
+	const thinkingAt = leaf === NONE ? NONE : tree.latestThinkingLevel(leaf);
 	const thinking = thinkingAt === NONE ? undefined : fields(tree.entry(thinkingAt)).thinkingLevel;
-	return {
-		leafId: tree.idAt(leaf),
-		messages,
-		entryIds,
-		model: modelAt === NONE ? fallbackModel : modelOf(tree.entry(modelAt)),
-		thinkingLevel: typeof thinking === "string" ? thinking : fallbackThinking,
+	const fallbackModel =
+		typeof header.provider === "string" && typeof header.modelId === "string"
+			? { provider: header.provider, modelId: header.modelId }
+			: undefined;
+	return new Projection(
+		leaf === NONE ? undefined : tree.idAt(leaf),
+		modelAt === NONE ? fallbackModel : modelOf(tree.entry(modelAt)),
+		typeof thinking === "string"
+			? thinking
+			: typeof header.thinkingLevel === "string"
+				? header.thinkingLevel
+				: undefined,
 		diagnostics,
-	};
+		start,
+		stats,
+		{ tree, leaf, compaction, collapse, prefix: prefixOf(list, base) },
+	);
 }
 
-type CustomMessage = Extract<AgentMessage, { role: "custom" }>;
-
-/** An entry's fields, to read those its (validated) kind guarantees. */
-function fields(entry: Entry): Record<string, unknown> {
-	return entry;
+/** The prefix of `list` this projection sees: the extended one's when nothing was added (its arrays, if built, serve again). */
+function prefixOf(list: BranchList, base: Projection | undefined): BranchPrefix {
+	const same =
+		base !== undefined && base.prefix.list === list && base.prefix.length === list.length;
+	return same ? base.prefix : new BranchPrefix(list, list.length);
 }
 
-/** The entries from the compaction's first kept entry up to (not including) it. */
-function keptTail(tree: SessionTree, compaction: number, diagnostics: Diagnostic[]): number[] {
-	const firstKeptId = fields(tree.entry(compaction)).firstKeptEntryId;
-	const first = typeof firstKeptId === "string" ? tree.indexOf(firstKeptId) : undefined;
-	const kept: number[] = [];
-	if (first !== undefined && tree.depth(first) < tree.depth(compaction)) {
-		let x = tree.parent(compaction);
-		while (tree.depth(x) > tree.depth(first)) {
-			kept.push(x);
-			x = tree.parent(x);
-		}
-		if (x === first) {
-			kept.push(x);
-			return kept.reverse();
-		}
-	}
-	if (first !== compaction) {
-		diagnostics.push({
-			severity: "warning",
-			code: "first_kept_not_on_branch",
-			message: `compaction's firstKeptEntryId ${JSON.stringify(firstKeptId ?? null)} is not on the branch; only its summary and what follows it are in the context`,
+function leafIndex(tree: SessionTree, leafId: string): number {
+	const found = tree.indexOf(leafId);
+	if (found === undefined) {
+		throw new ContextError("unknown_leaf", `no entry has the id ${JSON.stringify(leafId)}`, {
 			file: tree.file,
-			line: tree.line(compaction),
 		});
 	}
-	return [];
+	return found;
 }
 
-function toMessage(
-	entry: Entry,
-	kind: number,
-	isLatestCollapse: boolean,
-	millis: () => number | null,
-): ContextMessage | "collapse" | undefined {
-	const e = fields(entry);
-	switch (kind) {
-		case Kind.Message:
-			return e.message as ContextMessage;
-		case Kind.BranchSummary: {
-			if (e.summary === "") return undefined;
-			return {
-				role: "branchSummary",
-				summary: String(e.summary),
-				...(typeof e.fromId === "string" ? { fromId: e.fromId } : {}),
-				timestamp: millis(),
-			};
-		}
-		case Kind.CustomMessage: {
-			// As pi builds it; a customType missing from the entry stays missing.
-			const message: CustomMessage = {
-				role: "custom",
-				...(typeof e.customType === "string" ? { customType: e.customType } : {}),
-				content: e.content as CustomMessage["content"],
-				display: typeof e.display === "boolean" ? e.display : true,
-				...(e.details === undefined ? {} : { details: e.details }),
-				timestamp: millis(),
-			};
-			return message;
-		}
-		case Kind.CompactContext:
-			return isLatestCollapse ? "collapse" : undefined;
-		default:
-			return undefined;
+/**
+ * The entries from `previous`'s leaf (excluded) down to `leaf`, in branch
+ * order, when `leaf` descends from it under the same compaction and collapse
+ * summary in a tree never repaired (a repair may rewire earlier entries)
+ * whose store is not lean; else undefined, and the branch is
+ * projected afresh.
+ */
+function extension(tree: SessionTree, leaf: number, previous: Projection): number[] | undefined {
+	const base = previous.branch;
+	if (base.tree !== tree || tree.repaired || leaf === NONE || base.leaf === NONE) return undefined;
+	// A lean store holds next to nothing: each load reads the context back, and checks it is unchanged.
+	if (tree.entries.lean) return undefined;
+	if (tree.latestCompaction(leaf) !== base.compaction) return undefined;
+	if (tree.latestCollapse(leaf) !== base.collapse) return undefined;
+	const steps = tree.depth(leaf) - tree.depth(base.leaf);
+	if (steps < 0) return undefined;
+	const added: number[] = [];
+	let x = leaf;
+	for (let k = 0; k < steps; k++) {
+		added.push(x);
+		x = tree.parent(x);
 	}
-}
-
-function modelOf(entry: Entry): ModelRef | undefined {
-	const e = fields(entry);
-	if (e.type === "model_change")
-		return { provider: String(e.provider), modelId: String(e.modelId) };
-	const message = isObject(e.message) ? e.message : {};
-	if (typeof message.provider === "string" && typeof message.model === "string") {
-		return { provider: message.provider, modelId: message.model };
-	}
-	return undefined;
+	return x === base.leaf ? added.reverse() : undefined;
 }

@@ -8,7 +8,6 @@ import type { Header, SessionMetadata } from "../log/schema.js";
 import type { Categorizer } from "./categorizer.js";
 import { neutralize } from "./neutralize.js";
 import type { SummaryComponent, SystemView } from "./schema.js";
-import type { VirtualizePolicy } from "./stub.js";
 import { capSummary, formatSummary, parseSummary, type SummaryCaps } from "./summary.js";
 
 /** Runtime options that override the session's own values. */
@@ -25,11 +24,7 @@ export interface ViewOptions {
 export function deriveSystemView(
 	header: Header,
 	metadata: SessionMetadata,
-	set: {
-		categorizer: Categorizer;
-		markers: readonly string[];
-		virtualize?: Pick<VirtualizePolicy, "tools">;
-	},
+	set: { categorizer: Categorizer; markers: readonly string[] },
 	options: ViewOptions = {},
 ): SystemView {
 	const { categorizer, markers } = set;
@@ -37,10 +32,7 @@ export function deriveSystemView(
 	const line = (text: string) => neutralize(text, markers, { line: true });
 	const introduction = present(metadata.harnessIntroduction);
 	const memory = present(options.memory ?? metadata.memory);
-	const own = options.tools ?? metadata.tools ?? [];
-	// The tools the set's stubs name are listed whatever the session's own: the harness relies on them.
-	const relied = (set.virtualize?.tools ?? []).filter((t) => !own.includes(t));
-	const tools = [...own, ...relied].map(line).filter((t) => t !== "");
+	const tools = (options.tools ?? metadata.tools ?? []).map(line).filter((t) => t !== "");
 	const nodeId = present(metadata.collapseNodeId);
 	const sourceSessionId = present(metadata.sourceSessionId ?? header.parentSession);
 	return {

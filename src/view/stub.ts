@@ -22,12 +22,6 @@ export const VirtualizePolicySchema = z.strictObject({
 	/** The excerpts the stub shows, in characters: the start and the end of the text. */
 	head: z.number().int().nonnegative(),
 	tail: z.number().int().nonnegative(),
-	/**
-	 * The tools a stub tells the model to call (to read a result back, to
-	 * search it). A set that names them lists them in <tools> for every
-	 * session, whatever the session's own tools: the harness relies on them.
-	 */
-	tools: z.array(z.string().min(1)).optional(),
 });
 
 /** The policy a template set declares (front-matter of `tool-result-stub`). */
