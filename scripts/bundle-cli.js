@@ -28,7 +28,18 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = join(ROOT, "dist/cli");
 const ERRORS = join(ROOT, "dist/errors.js");
 /** The commands `main.ts` imports lazily, each bundled on its own. */
-const COMMANDS = ["render", "build", "serve", "inspect", "preview", "diff", "replay", "lsp", "import"];
+const COMMANDS = [
+	"render",
+	"build",
+	"serve",
+	"inspect",
+	"preview",
+	"diff",
+	"replay",
+	"lsp",
+	"import",
+	"new-set",
+];
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 const PACKAGES = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
 

@@ -200,10 +200,11 @@ describe("wrong usage: exit 2 with usage on stderr", () => {
 		});
 	}
 
-	it("shows the render usage for render's mistakes", async () => {
+	it("shows the render synopsis for render's mistakes, not its whole help", async () => {
 		const result = await run(["render", COLLAPSE_CHILD, "--format", "xml"]);
 		expect(result.stderr).toContain("theway-context render <session.jsonl> [options]");
-		expect(result.stderr).toContain("--lenient");
+		expect(result.stderr).toContain("theway-context render --help");
+		expect(result.stderr).not.toContain("--lenient");
 	});
 });
 

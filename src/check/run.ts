@@ -89,11 +89,21 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	const lockFile = join(templates, LOCK_FILE);
 	const findings = checkLock(readLock(lockFile), inputs, lockFile);
 	const stale = findings.filter((d) => d.severity === "warning");
-	report(findings.filter((d) => d.severity === "error"));
-	if (errors.length > 0) return failed();
-	if (stale.length > 0 && update) {
+	const refused = findings.filter((d) => d.severity === "error");
+	report(refused);
+	// A set that does not compile cannot render a fixture: its errors are the run's.
+	if (modules.size < sources.length) return failed();
+	// A lock that refuses the sets does not stop the run (every problem is
+	// reported), but nothing is written while it does.
+	const write = update && refused.length === 0;
+	if (stale.length > 0 && write) {
 		writeFileSync(lockFile, `${JSON.stringify(nextLock(inputs), null, "\t")}\n`);
-		reporter.info(`updated ${lockFile}:\n${stale.map((d) => `  ${d.message}`).join("\n")}`);
+		reporter.info(
+			`updated ${lockFile}:\n${stale
+				.map((d) => d.message)
+				.map((m) => `  ${m}`)
+				.join("\n")}`,
+		);
 	} else if (stale.length > 0) {
 		report(
 			stale.map((d) => ({
@@ -102,7 +112,6 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 				message: `lock is out of date: ${d.message} (run build --update)`,
 			})),
 		);
-		return failed();
 	}
 
 	// 3. The precompiled sets the runtime loads.
@@ -119,7 +128,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 		fixtures: options.fixtures,
 		snapshots: options.snapshots,
 		service,
-		update,
+		update: write,
 	});
 	for (const r of fixtures) {
 		if (r.status === "written") reporter.info(`updated ${r.snapshot}\n${r.diff}`);
@@ -158,7 +167,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	const readme = options.readme;
 	if (readme !== undefined && existsSync(readme)) {
 		const check = checkReadme(readFileSync(readme, "utf8"), readme, dirname(readme), service);
-		if (update && check.diagnostics.length > 0) {
+		if (write && check.diagnostics.length > 0) {
 			writeFileSync(readme, check.updated);
 			for (const d of check.diagnostics) reporter.info(`updated ${readme}:${d.line}\n${d.message}`);
 		} else {

@@ -22,8 +22,9 @@ Options:
   --fixtures DIR     fixture sessions (default: ./test/fixtures)
   --snapshots DIR    their snapshots (default: ./snapshots)
   --readme FILE      the README to check (default: ./README.md, if present)
-  --watch            check again on every save under the templates folder,
-                     categories.yaml and the fixtures, until Ctrl-C
+  --watch            check again once saves stop under the templates folder
+                     (a set made since included), categories.yaml, the
+                     fixtures and the snapshots, until Ctrl-C
   -h, --help         this help
 `;
 
@@ -62,7 +63,7 @@ export const buildCommand = defineCommand(OPTIONS, BUILD_USAGE, async ({ values 
 /** `build --watch`: a short line per run, the errors in full; Ctrl-C (SIGINT) ends it with 0. */
 function watchCommand(options: CheckOptions, io: Io): Promise<number> {
 	io.stdout(
-		`watching ${escapeControl(options.templates)}, categories.yaml and ${escapeControl(options.fixtures)} (Ctrl-C to stop)\n`,
+		`watching ${escapeControl(options.templates)} (new sets included), categories.yaml, ${escapeControl(options.fixtures)} and ${escapeControl(options.snapshots)} (Ctrl-C to stop)\n`,
 	);
 	return new Promise((done) => {
 		const watcher = watchCheck(options, (run) => printRun(run, io));
@@ -93,9 +94,11 @@ export function printRun(run: WatchRun, io: Io): void {
 		io.stderr(`[${time}] ${errors} error${errors === 1 ? "" : "s"}${why} (${run.ms} ms)\n`);
 		return;
 	}
+	// A snapshot's diff is left to the file; the lock's changes are its few lines.
 	const updated = run.info
 		.filter((l) => l.startsWith("updated "))
-		.map((l) => `  ${l.split("\n")[0]}`);
+		.map((l) => (/lock\.json:\n/.test(l) ? l : (l.split("\n")[0] as string)))
+		.map((l) => l.replace(/^/gm, "  "));
 	const fixtures = run.result?.fixtures.length ?? 0;
 	const list = updated.length > 0 ? `\n${escapeControl(updated.join("\n"))}` : "";
 	io.stdout(

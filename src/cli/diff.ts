@@ -4,30 +4,43 @@ import { availableParallelism } from "node:os";
 import { relative, resolve } from "node:path";
 import { ContextError, usageError } from "../errors.js";
 import { findSessionLogs } from "../log/files.js";
-import type { Side } from "../measure/compare.js";
+import type { SessionDiff, Side } from "../measure/compare.js";
+import { formatGroups, groupHunks } from "../measure/diff-groups.js";
 import { formatSessionDiff, formatSummary, summarize } from "../measure/diff-report.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { escapeControl } from "../text/terminal.js";
 import { TOKENIZER_NAMES } from "../text/tokenizer.js";
 import { compareAll } from "./diff-pool.js";
+import {
+	choiceOption,
+	defineCommand,
+	HELP_OPTION,
+	type Io,
+	printJson,
+	templatesOption,
+} from "./io.js";
+import { type RevisionFolder, templatesAtRevision } from "./revision.js";
 
 /** The work on one session, for the pool's worker threads (which load this command's bundle). */
 export { createTask } from "./diff-worker.js";
 
-import { choiceOption, defineCommand, HELP_OPTION, printJson, templatesOption } from "./io.js";
-
 export const DIFF_USAGE = `Usage: theway-context diff <session.jsonl|DIR>... --from A --to B [options]
 
-Renders every session with template sets A and B and prints, per session, the
-system-prompt sections and message framings that changed (a unified diff of
-the text, with the token delta of each), then a summary over all of them.
-A and B are each a set of the templates folder (v1, v2) or another templates
-folder (a checkout of main, say: its sets render as they would there). DIR is
+Renders every session with template sets A and B and prints the system-prompt
+sections and message framings that changed (a unified diff of the text, with
+the token delta of each), then a summary over all of them. Over several
+sessions, a hunk that several show is printed once, with their number and the
+first few names (--format json stays per session).
+A and B are each a set of the templates folder (v1, v2), another templates
+folder (its sets render each session as they would there), or a git
+revision: HEAD, main, HEAD~1 (the templates folder as it was there) or
+REV:PATH (main:templates, a folder by its path from the repository's top),
+read with git into a temporary folder, the working tree untouched. DIR is
 searched for .jsonl files; folders are compared on every core.
 
 Options:
-  --from A, --to B         the two sides (a set version or a templates folder)
+  --from A, --to B         the two sides (a set, a templates folder or a git revision)
   --templates DIR          the folder whose sets --from/--to name (default: bundled)
   --format text|json       text (default); json: {"sessions": [...], "summary": {...}}
   --exit-code              exit 1 when anything changed, as git diff --exit-code
@@ -70,59 +83,90 @@ export const diffCommand = defineCommand(
 		if (!Number.isInteger(jobs) || jobs < 1)
 			throw usageError("--jobs must be a whole number ≥ 1", DIFF_USAGE);
 		const templates = templatesOption(values.templates, io).templates ?? DEFAULT_TEMPLATES_DIR;
-		const from = side(values.from, templates, io.cwd);
-		const to = side(values.to, templates, io.cwd);
-		const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
-		await checkSide(from);
-		await checkSide(to);
-
-		const progress =
-			io.stderrIsTTY === true && files.length > 1
-				? (done: number) => io.stderr(`\rdiff: ${done}/${files.length} sessions`)
-				: undefined;
-		const results = await compareAll(
-			files,
-			{ from, to, tokenizer, strict: values.strict === true },
-			jobs,
-			progress,
-		);
-		if (progress !== undefined) io.stderr("\r\u001b[K");
-		for (const r of results) r.file = displayPath(r.file, io.cwd);
-		const summary = summarize(results);
-		if (format === "json") {
-			printJson(io, {
-				sessions: results.map((r) => ({
-					file: r.file,
-					changed: r.changed.map(({ section, tokensFrom, tokensTo }) => ({
-						section,
-						tokensFrom,
-						tokensTo,
-					})),
-					virtualized: r.virtualized,
-					...(r.error === undefined ? {} : { error: r.error }),
-				})),
-				summary,
-			});
-		} else {
-			for (const r of results) {
-				const text = formatSessionDiff(r, io.stdoutIsTTY === true);
-				if (text !== "") (r.error === undefined ? io.stdout : io.stderr)(text);
-			}
-			io.stdout(formatSummary(summary));
+		const taken: RevisionFolder[] = [];
+		try {
+			const from = side(values.from, templates, io.cwd, taken);
+			const to = side(values.to, templates, io.cwd, taken);
+			const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
+			await checkSide(from);
+			await checkSide(to);
+			return await compareSides(files, from, to, format, tokenizer, jobs, values, io);
+		} finally {
+			for (const t of taken) t.remove();
 		}
-		if (summary.failed > 0) return 1;
-		return values["exit-code"] === true && summary.changed > 0 ? 1 : 0;
 	},
 );
 
-/** A side: a templates folder when the argument names one, else a set of `templates`. */
-function side(arg: string, templates: string, cwd: string): Side {
+/** Compares `files` between the two sides and prints the result. */
+async function compareSides(
+	files: string[],
+	from: Side,
+	to: Side,
+	format: "text" | "json",
+	tokenizer: (typeof TOKENIZER_NAMES)[number],
+	jobs: number,
+	values: { strict?: boolean; "exit-code"?: boolean },
+	io: Io,
+): Promise<number> {
+	const progress =
+		io.stderrIsTTY === true && files.length > 1
+			? (done: number) => io.stderr(`\rdiff: ${done}/${files.length} sessions`)
+			: undefined;
+	const results = await compareAll(
+		files,
+		{ from, to, tokenizer, strict: values.strict === true },
+		jobs,
+		progress,
+	);
+	if (progress !== undefined) io.stderr("\r\u001b[K");
+	for (const r of results) r.file = displayPath(r.file, io.cwd);
+	const summary = summarize(results);
+	if (format === "json") {
+		printJson(io, {
+			sessions: results.map((r) => ({
+				file: r.file,
+				changed: r.changed.map(({ section, tokensFrom, tokensTo }) => ({
+					section,
+					tokensFrom,
+					tokensTo,
+				})),
+				virtualized: r.virtualized,
+				...(r.error === undefined ? {} : { error: r.error }),
+			})),
+			summary,
+		});
+	} else {
+		const color = io.stdoutIsTTY === true;
+		if (results.length === 1) {
+			const [r] = results as [SessionDiff];
+			const text = formatSessionDiff(r, color);
+			if (text !== "") (r.error === undefined ? io.stdout : io.stderr)(text);
+		} else {
+			// Over several sessions, each hunk once, with the sessions that show it.
+			for (const r of results) if (r.error !== undefined) io.stderr(formatSessionDiff(r, color));
+			io.stdout(formatGroups(groupHunks(results), color));
+		}
+		io.stdout(formatSummary(summary));
+	}
+	if (summary.failed > 0) return 1;
+	return values["exit-code"] === true && summary.changed > 0 ? 1 : 0;
+}
+
+/**
+ * A side: a templates folder when the argument names one, a set of
+ * `templates` when it is a set's name (`v2`), else a git revision (`HEAD`,
+ * `main:templates`), whose templates folder is read into `taken`.
+ */
+function side(arg: string, templates: string, cwd: string, taken: RevisionFolder[]): Side {
 	const path = resolve(cwd, arg);
-	if ((arg.includes("/") || arg.startsWith(".")) && !isDirectory(path)) {
+	if (/^v\d+$/.test(arg)) return { templates, version: arg };
+	if (isDirectory(path)) return { templates: path };
+	if (arg.startsWith(".") || arg.startsWith("/")) {
 		throw new ContextError("io", "templates folder not found", { file: path });
 	}
-	if (isDirectory(path) && !/^v\d+$/.test(arg)) return { templates: path };
-	return { templates, version: arg };
+	const folder = templatesAtRevision(arg, templates, cwd);
+	taken.push(folder);
+	return { templates: folder.templates };
 }
 
 /**

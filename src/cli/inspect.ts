@@ -1,5 +1,6 @@
 /** `theway-context inspect`: what the model sees of a session, measured part by part. */
 import { resolve } from "node:path";
+import { STDIN } from "../log/read.js";
 import { formatSize } from "../measure/format.js";
 import { measureLoaded, measuringService } from "../measure/session.js";
 import { loadTokenizer, TOKENIZER_NAMES } from "../text/tokenizer.js";
@@ -54,7 +55,7 @@ export const inspectCommand = defineCommand(
 		});
 		const { bundle, size } = measureLoaded(
 			target,
-			resolve(io.cwd, session),
+			session === STDIN ? session : resolve(io.cwd, session),
 			tokenizer,
 			branchOptions(values),
 		);

@@ -19,6 +19,7 @@ Usage:
   theway-context build [--update] [--watch]              check the templates, fixtures and snapshots
   theway-context serve --stdio                           a sidecar: JSON-RPC 2.0 over stdin/stdout
   theway-context lsp --stdio                             a language server for editing templates
+  theway-context new-set [--templates DIR]               copy the newest template set to the next version
   theway-context <command> --help                        help for one command
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
@@ -41,6 +42,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 	preview: async () => (await import("./preview.js")).previewCommand,
 	lsp: async () => (await import("./lsp.js")).lspCommand,
 	import: async () => (await import("./import.js")).importCommand,
+	"new-set": async () => (await import("./new-set.js")).newSetCommand,
 };
 
 /** Runs the CLI on `argv` (without node and the script). */
@@ -52,12 +54,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 			return command === undefined ? 2 : 0;
 		}
 		const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-		if (load === undefined)
-			throw usageError(`unknown command ${JSON.stringify(command)}`, MAIN_USAGE);
+		if (load === undefined) {
+			const { nearest } = await import("../text/nearest.js");
+			const near = nearest(command, Object.keys(COMMANDS));
+			const hint = near === undefined ? "" : ` (did you mean ${near}?)`;
+			throw usageError(`unknown command ${JSON.stringify(command)}${hint}`, MAIN_USAGE);
+		}
 		return await (await load())(rest, io);
 	} catch (error) {
 		if (error instanceof ContextError && error.code === "usage") {
-			io.stderr(`theway-context: ${error.reason}\n\n${error.usage ?? MAIN_USAGE}`);
+			io.stderr(`theway-context: ${error.reason}\n${synopsis(error.usage ?? MAIN_USAGE)}`);
 			return 2;
 		}
 		if (error instanceof ContextError) {
@@ -73,6 +79,22 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		);
 		return 70;
 	}
+}
+
+/**
+ * What a usage error shows under its one line: the command's synopsis (its
+ * `Usage:` lines, up to the first blank line), and where the rest is.
+ */
+export function synopsis(usage: string): string {
+	const lines = usage.split("\n");
+	const start = Math.max(
+		0,
+		lines.findIndex((l) => l.startsWith("Usage:")),
+	);
+	const end = lines.indexOf("", start);
+	const command = /^Usage: theway-context ([a-z-]+)/.exec(lines[start] ?? "")?.[1];
+	const more = `theway-context ${command === undefined ? "" : `${command} `}--help`;
+	return `${lines.slice(start, end === -1 ? undefined : end).join("\n")}\n(${more} for more)\n`;
 }
 
 /** The process edge: real argv, real streams, real exit code. */

@@ -10,7 +10,10 @@ import { importSession } from "./convert.js";
 
 export const readForeign: ForeignReader = (bytes, name) => {
 	try {
-		const result = importSession(bytes, name);
+		const buffer = Buffer.isBuffer(bytes)
+			? bytes
+			: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		const result = importSession(buffer, name);
 		return result.format === "theway" ? undefined : result;
 	} catch (error) {
 		if (error instanceof ContextError && error.code === "unknown_format") return undefined;

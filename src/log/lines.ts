@@ -52,11 +52,15 @@ export class LineSplitter {
 		private readonly stream = false,
 	) {}
 
-	/** Parses every complete line in `input` (plus what was left over before). */
-	push(input: Buffer): void {
+	/**
+	 * Parses every complete line in `input` (plus what was left over before).
+	 * Typed as the Uint8Array a Buffer is, so the published types need no
+	 * `@types/node`; a Buffer is used as it is, anything else viewed as one.
+	 */
+	push(input: Uint8Array): void {
 		if (this.diverged) return;
 		this.tornLine = undefined;
-		let chunk = input;
+		let chunk = asBuffer(input);
 		if (this.unterminated) {
 			// The last read ended in a complete line without its newline: skip to it.
 			let k = 0;
@@ -213,4 +217,11 @@ export class LineSplitter {
 	get empty(): boolean {
 		return this.offset === 0 && this.pendingBytes === 0 && !this.skipping && this.line === 0;
 	}
+}
+
+/** `bytes` as a Buffer: itself when it is one, else a Buffer over the same memory (no copy). */
+function asBuffer(bytes: Uint8Array): Buffer {
+	return Buffer.isBuffer(bytes)
+		? bytes
+		: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -52,7 +52,8 @@ export interface OpenLogOptions extends ParseOptions {
 
 /** A foreign file's bytes to our log's text, with its warnings and each entry line's source line. */
 export type ForeignReader = (
-	bytes: Buffer,
+	/** A Buffer, typed as the Uint8Array it is: the published types need no `@types/node`. */
+	bytes: Uint8Array,
 	name: string,
 ) => { text: string; sourceLines: readonly number[]; warnings: readonly Diagnostic[] } | undefined;
 

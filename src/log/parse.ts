@@ -88,7 +88,7 @@ export class LogParser implements LineHandler {
 	}
 
 	/** Parses every complete line of `chunk` into `out`. */
-	push(chunk: Buffer, out: ParsedEntry[]): void {
+	push(chunk: Uint8Array, out: ParsedEntry[]): void {
 		this.out = out;
 		this.lines.push(chunk);
 	}

@@ -15,11 +15,13 @@ import {
 	assembleSet,
 	COMPILE_OPTIONS,
 	checkTemplateSet,
+	endingLine,
 	fingerprintOf,
+	lineEnded,
 	metaOf,
 	type TemplateSetSource,
 } from "../templates/compile.js";
-import { ROOT_TEMPLATES, type SystemView } from "../view/schema.js";
+import { ROOT_TEMPLATES, SECTIONS, type SystemView } from "../view/schema.js";
 
 /** One partial call's output in the prompt: `text.slice(start, end)`. */
 export interface Span {
@@ -50,12 +52,16 @@ export function tracedSet(source: TemplateSetSource): TracedSet {
 	const names = [...files.keys()];
 	const open = (i: number) => `\u0000${nonce}<${i}\u0000`;
 	const close = (i: number) => `\u0000${nonce}>${i}\u0000`;
+	const trailing = new RegExp(`(?:\\u0000${nonce}[<>]\\d+\\u0000)+$`);
 	const hb = Handlebars.create();
 	const fns = new Map<string, Handlebars.TemplateDelegate>();
 	names.forEach((name, i) => {
 		const fn = hb.compile(files.get(name)?.body ?? "", COMPILE_OPTIONS);
 		const root = (ROOT_TEMPLATES as readonly string[]).includes(name);
-		fns.set(name, root ? fn : (context, options) => open(i) + fn(context, options) + close(i));
+		// A section's text ends its line inside its sentinels, as it does unmarked.
+		const inner = (SECTIONS as readonly string[]).includes(name) ? endingLine(fn, trailing) : fn;
+		const marked = lineEnded((context, options) => open(i) + inner(context, options) + close(i));
+		fns.set(name, root ? fn : marked);
 	});
 	const set = assembleSet(metaOf(source, files, categories), hb, fns);
 	const entry = { nonce, names, render: set.render.system };

@@ -131,7 +131,7 @@ export function checkLock(
 			}
 		}
 		if (out.length === start && locked.fingerprint !== now.fingerprint)
-			stale(`${version}: fingerprint changed`);
+			stale(`${version}: fingerprint changed (a budget changed, which changes no prompt)`);
 	}
 	for (const version of Object.keys(lock?.sets ?? {})) {
 		if (!inputs.some((i) => i.source.version === version)) stale(`template set ${version} is gone`);

@@ -34,7 +34,9 @@ import { parseYaml, validateYaml } from "./yaml.js";
 
 export {
 	assembleSet,
+	endingLine,
 	fingerprintOf,
+	lineEnded,
 	type Render,
 	type SetMeta,
 	type TemplateSet,

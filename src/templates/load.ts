@@ -74,13 +74,19 @@ export function readTemplateSets(
 		});
 	}
 	for (const version of versions)
-		sets.set(version, readSet(join(dir, version), [dir, dirname(dir)]));
+		sets.set(version, readSet(join(dir, version), [dir, dirname(dir)], warn));
 	return sets;
 }
 
-function readSet(dir: string, parents: readonly string[]): TemplateSetSource {
+function readSet(
+	dir: string,
+	parents: readonly string[],
+	warn: (d: Diagnostic) => void = () => {},
+): TemplateSetSource {
 	const templates = new Map<string, { file: string; text: string }>();
-	for (const name of readdirSync(dir).sort()) {
+	for (const entry of readdirSync(dir, { withFileTypes: true }).sort(byName)) {
+		const { name } = entry;
+		if (entry.isDirectory() && !name.startsWith(".")) warn(nestedFolder(dir, name));
 		if (!name.endsWith(".hbs")) continue;
 		const file = join(dir, name);
 		templates.set(name.slice(0, -4), { file, text: readRegularFile(file) });
@@ -95,6 +101,39 @@ function readSet(dir: string, parents: readonly string[]): TemplateSetSource {
 		dir,
 		templates,
 		categories: { file: categoriesFile, text: readRegularFile(categoriesFile) },
+	};
+}
+
+const byName = (a: { name: string }, b: { name: string }) =>
+	a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+
+/**
+ * A folder inside a set is none of its templates: a set folder or one of
+ * templates (what `cp -r templates/v1 templates/v2` makes when `v2/` exists)
+ * is an error, so the build refuses it; any other a warning.
+ */
+function nestedFolder(set: string, name: string): Diagnostic {
+	const folder = join(set, name);
+	let holdsTemplates = false;
+	try {
+		holdsTemplates = readdirSync(folder).some((n) => n.endsWith(".hbs"));
+	} catch {
+		// unreadable: said as a folder that is not a set's
+	}
+	const templatesDir = dirname(set);
+	if (SET_FOLDER.test(name) || holdsTemplates) {
+		return {
+			severity: "error",
+			code: "bad_template",
+			message: `${name}/ is a set folder inside set ${basename(set)}: its templates are not part of any set (a copy made with cp -r onto a set that already existed?); make a new set with theway-context new-set --templates ${templatesDir}, or move ${name}/ up to ${join(templatesDir, name)}`,
+			file: folder,
+		};
+	}
+	return {
+		severity: "warning",
+		code: "ignored_folder",
+		message: `${name}/ inside set ${basename(set)} holds no templates: ignored`,
+		file: folder,
 	};
 }
 

@@ -9,8 +9,10 @@
  * only when a set has no fresh precompiled module, so the render path of
  * the precompiled sets never loads it.
  */
+
 import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
+import { nearest } from "../text/nearest.js";
 import { DEFAULT_TEMPLATES_DIR, readTemplateSets } from "./load.js";
 import { loadPrecompiled, precompiledPath } from "./precompiled.js";
 import type { TemplateSet, TemplateSetSource } from "./set.js";
@@ -102,7 +104,7 @@ export class TemplateRegistry {
 		if (source === undefined) {
 			throw new ContextError(
 				"unknown_template_version",
-				`no template set ${JSON.stringify(wanted)} (have: ${this.versions().join(", ")})`,
+				`no template set ${JSON.stringify(wanted)}${setHint(wanted, this.versions())} (have: ${this.versions().join(", ")})`,
 				{ file: this.dir },
 			);
 		}
@@ -132,4 +134,17 @@ export class TemplateRegistry {
 		this.sources ??= readTemplateSets(this.dir);
 		return this.sources;
 	}
+}
+
+/**
+ * "did you mean" for a set name: the set that differs only by its `v` or
+ * its case (`2`, `V2` for `v2`), or the nearest one when the name is not a
+ * set's kind of name at all (a newer `v9` is not a typo of `v2`).
+ */
+function setHint(wanted: string, versions: readonly string[]): string {
+	const same = versions.find(
+		(v) => v.toLowerCase() === `v${wanted.replace(/^v/i, "")}`.toLowerCase(),
+	);
+	const near = same ?? (/^v\d+$/.test(wanted) ? undefined : nearest(wanted, versions));
+	return near === undefined ? "" : ` (did you mean ${near}?)`;
 }

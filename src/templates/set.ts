@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
 import type { z } from "zod";
 import { type CategoriesData, type Categorizer, compileCategories } from "../view/categorizer.js";
-import { ROOT_TEMPLATES, type RootTemplate } from "../view/constants.js";
+import { ROOT_TEMPLATES, type RootTemplate, SECTIONS } from "../view/constants.js";
 import type { ROOT_VIEWS } from "../view/schema.js";
 import type { ToolResultStubView, VirtualizePolicy } from "../view/stub.js";
 import type { SummaryCaps } from "../view/summary.js";
@@ -78,7 +78,10 @@ export function assembleSet(
 	env.unregisterHelper("log");
 	env.unregisterHelper("lookup");
 	for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, helper.fn);
-	for (const [name, fn] of fns) env.registerPartial(name, fn);
+	for (const [name, fn] of fns) {
+		const section = (SECTIONS as readonly string[]).includes(name);
+		env.registerPartial(name, section && !(LINE_ENDED in fn) ? endingLine(fn) : fn);
+	}
 	const render = {} as Record<string, Render<unknown>>;
 	const stub = meta.virtualize === undefined ? [] : [STUB];
 	for (const name of [...ROOT_TEMPLATES, ...stub]) {
@@ -134,6 +137,38 @@ export function fingerprintOf(source: TemplateSetSource): string {
 	}
 	hash.update(`categories\0${source.categories.text}`);
 	return hash.digest("hex");
+}
+
+/**
+ * A section's partial whose output, when not empty, ends with a newline.
+ * The skeleton calls it alone on its line between the section's tags, and
+ * Handlebars drops such a line's newline (a standalone partial), so a text
+ * whose last line has none ("Standalone Without Newline" in Mustache's
+ * spec: the section's own text, or a partial it calls last) would put the
+ * closing tag at the end of that line.
+ */
+export function endingLine(
+	fn: Handlebars.TemplateDelegate,
+	/** Marks at the end of the output that are not text (the measuring's sentinels). */
+	marks?: RegExp,
+): Handlebars.TemplateDelegate {
+	return lineEnded((context, options) => {
+		const out = fn(context, options);
+		const text = marks === undefined ? out : out.replace(marks, "");
+		return text === "" || text.endsWith("\n") ? out : `${out}\n`;
+	});
+}
+
+/** Marks a section's partial that already ends its output as {@link endingLine} does. */
+const LINE_ENDED = Symbol("line ended");
+
+/**
+ * `fn`, marked as a section partial whose output already ends its line (one
+ * that wraps {@link endingLine}'s output in something of its own, as the
+ * measuring's sentinels do): {@link assembleSet} wraps it no further.
+ */
+export function lineEnded(fn: Handlebars.TemplateDelegate): Handlebars.TemplateDelegate {
+	return Object.assign(fn, { [LINE_ENDED]: true });
 }
 
 function trimTrailingNewlines(text: string): string {

@@ -30,22 +30,30 @@ export interface Corruption {
 	c: number;
 }
 
-export const corruption: fc.Arbitrary<Corruption> = fc.record({
-	kind: fc.oneof(
-		{ weight: 3, arbitrary: fc.constant("torn" as const) },
-		{ weight: 4, arbitrary: fc.constant("flipByte" as const) },
-		{ weight: 2, arbitrary: fc.constant("removeLine" as const) },
-		{ weight: 2, arbitrary: fc.constant("duplicateLine" as const) },
-		{ weight: 2, arbitrary: fc.constant("breakParent" as const) },
-		{ weight: 2, arbitrary: fc.constant("cycle" as const) },
-		{ weight: 3, arbitrary: fc.constant("wrongType" as const) },
-		{ weight: 1, arbitrary: fc.constant("hugeString" as const) },
-		{ weight: 2, arbitrary: fc.constant("badUtf8" as const) },
-	),
-	a: fc.nat(),
-	b: fc.nat(),
-	c: fc.nat(),
-});
+/** How often each kind is drawn by {@link corruption}, relative to the others. */
+export const CORRUPTION_WEIGHTS: Readonly<Record<CorruptionKind, number>> = {
+	torn: 3,
+	flipByte: 4,
+	removeLine: 2,
+	duplicateLine: 2,
+	breakParent: 2,
+	cycle: 2,
+	wrongType: 3,
+	hugeString: 1,
+	badUtf8: 2,
+};
+
+/** A corruption of the given kind, where and how drawn at random. */
+export const corruptionOf = (kind: CorruptionKind): fc.Arbitrary<Corruption> =>
+	fc.record({ kind: fc.constant(kind), a: fc.nat(), b: fc.nat(), c: fc.nat() });
+
+/** A corruption of any kind, drawn by {@link CORRUPTION_WEIGHTS}. */
+export const corruption: fc.Arbitrary<Corruption> = fc.oneof(
+	...CORRUPTION_KINDS.map((kind) => ({
+		weight: CORRUPTION_WEIGHTS[kind],
+		arbitrary: corruptionOf(kind),
+	})),
+);
 
 /** What a corruption did. Line numbers are 1-based, in the corrupted bytes. */
 export interface Corrupted {

@@ -19,6 +19,11 @@ import { type Corrupted, type CutPick, isBlankLine, splitLines } from "./corrupt
 import { tempDir } from "./temp.js";
 
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+// `FUZZ_SEED` fixes fast-check's seed for every property of a run (by default each
+// draws its own): to replay a failure, or to check that a reach assertion holds
+// whatever the seed (run the properties under a few seeds).
+if (process.env.FUZZ_SEED !== undefined)
+	fc.configureGlobal({ seed: Number(process.env.FUZZ_SEED) });
 /** A share of the runs, for the slower properties. */
 export const runs = (share = 1) => Math.max(1, Math.round(RUNS * share));
 /** Per test: generous, since a run of FUZZ_RUNS=2000 is long (a hang fails the test here). */
@@ -72,6 +77,7 @@ export function tally() {
 		/** Asserts that `name` was reached in at least `share` of `total` runs (and at least once). */
 		reached(name: string, total: number, share = 0.05): void {
 			const n = counts.get(name) ?? 0;
+			if (process.env.FUZZ_COUNTS === "1") console.log(`reach ${name}: ${n} of ${total}`);
 			expect(n, `${name} reached in ${n} of ${total} runs`).toBeGreaterThanOrEqual(
 				Math.max(1, Math.floor(total * share)),
 			);

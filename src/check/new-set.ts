@@ -1,0 +1,85 @@
+/**
+ * Making the next template set: the newest set's folder copied, file by
+ * file, to the next version (`v2` → `v3`), and the lock given the new set's
+ * entry, which is the newest set's (a set's fingerprint and hashes are of
+ * its texts, not of its name). A set that exists is never written over, and
+ * nothing is copied into a set folder, so no set ends up inside another.
+ */
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	writeFileSync,
+} from "node:fs";
+import { join, resolve } from "node:path";
+import { ContextError } from "../errors.js";
+import { LOCK_FILE, LockSchema } from "../rules/lock.js";
+import { readTemplateSets, SET_FOLDER } from "../templates/load.js";
+import { parseYaml, validateYaml } from "../templates/yaml.js";
+
+export interface NewSet {
+	/** The set copied, and the one made. */
+	from: string;
+	version: string;
+	/** The new set's folder. */
+	dir: string;
+	/** The files copied into it. */
+	files: string[];
+	/** Whether the lock now holds the new set (false: the newest set was not in it, or no lock). */
+	locked: boolean;
+}
+
+/** Copies the newest set of `templates` to the next version and records it in the lock. */
+export function makeNextSet(templates: string): NewSet {
+	const root = resolve(templates);
+	const sets = readTemplateSets(root);
+	const newest = [...sets.values()].at(-1);
+	if (newest === undefined || !SET_FOLDER.test(newest.version) || newest.dir === root) {
+		throw new ContextError(
+			"io",
+			"not a templates folder of sets (v1/, v2/, …): name the folder that holds them",
+			{ file: root },
+		);
+	}
+	const version = `v${Number(newest.version.slice(1)) + 1}`;
+	const dir = join(root, version);
+	if (existsSync(dir)) {
+		throw new ContextError("io", `${version} exists already; nothing was copied`, { file: dir });
+	}
+	mkdirSync(dir);
+	const files: string[] = [];
+	// The set's own files only: its templates and its own categories.yaml, never a folder.
+	for (const entry of readdirSync(newest.dir, { withFileTypes: true })) {
+		if (!entry.isFile()) continue;
+		if (!entry.name.endsWith(".hbs") && entry.name !== "categories.yaml") continue;
+		copyFileSync(join(newest.dir, entry.name), join(dir, entry.name));
+		files.push(entry.name);
+	}
+	return {
+		from: newest.version,
+		version,
+		dir,
+		files: files.sort(),
+		locked: lockCopy(root, newest.version, version),
+	};
+}
+
+/** Gives `to` the lock entry of `from`; false when there is no lock or no entry to copy. */
+function lockCopy(root: string, from: string, to: string): boolean {
+	const file = join(root, LOCK_FILE);
+	if (!existsSync(file)) return false;
+	const lock = validateYaml(
+		LockSchema,
+		parseYaml(readFileSync(file, "utf8"), file, "bad_template"),
+		file,
+		"bad_template",
+		"lock file",
+	);
+	const entry = lock.sets[from];
+	if (entry === undefined) return false;
+	lock.sets[to] = structuredClone(entry);
+	writeFileSync(file, `${JSON.stringify(lock, null, "\t")}\n`);
+	return true;
+}

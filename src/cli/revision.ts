@@ -1,0 +1,141 @@
+/**
+ * A templates folder as it was at a git revision (`HEAD`, `main`, `HEAD~1`,
+ * `main:templates`), read with git through a child process and written to a
+ * temporary folder: the working tree is never touched, nothing is checked
+ * out. The folder's tree comes from `git ls-tree`, the files' bytes from one
+ * `git cat-file --batch`; the `categories.yaml` beside the folder comes along,
+ * as a set finds it there.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, posix, relative, resolve, sep } from "node:path";
+import { ContextError } from "../errors.js";
+
+/** A templates folder taken out of a revision; {@link RevisionFolder.remove} deletes it. */
+export interface RevisionFolder {
+	/** The templates folder, under a temporary folder. */
+	templates: string;
+	/** What was read: `REV:PATH`. */
+	spec: string;
+	remove(): void;
+}
+
+/** Runs git in `cwd`; its stderr's first line becomes the reason of a located error. */
+function git(cwd: string, args: readonly string[], input?: string): Buffer {
+	try {
+		return execFileSync("git", args, {
+			cwd,
+			maxBuffer: 1 << 30,
+			stdio: ["pipe", "pipe", "pipe"],
+			...(input === undefined ? {} : { input }),
+		});
+	} catch (error) {
+		const e = error as NodeJS.ErrnoException & { stderr?: Buffer };
+		if (e.code === "ENOENT") {
+			throw new ContextError("io", "git is not installed (a revision is read with git)", {
+				file: cwd,
+			});
+		}
+		const said = e.stderr?.toString("utf8").trim().split("\n")[0] ?? e.message;
+		throw new ContextError("io", `git ${args[0]}: ${said}`, { file: cwd }, { cause: error });
+	}
+}
+
+/**
+ * The repository `cwd` is in, or a located error saying it is not in one.
+ * `what` names the argument, for the message.
+ */
+function repositoryOf(cwd: string, what: string): string {
+	try {
+		return git(cwd, ["rev-parse", "--show-toplevel"]).toString("utf8").trim();
+	} catch (error) {
+		if (!(error instanceof ContextError) || /not installed/.test(error.reason)) throw error;
+		throw new ContextError(
+			"io",
+			`${what} is not a set or a folder, and this is not a git repository to read it as a revision from`,
+			{ file: cwd },
+			{ cause: error },
+		);
+	}
+}
+
+/**
+ * Reads `arg` (`REV` or `REV:PATH`) into a temporary folder. Without a path,
+ * the revision's copy of `templates` (a folder of the working tree) is read.
+ */
+export function templatesAtRevision(arg: string, templates: string, cwd: string): RevisionFolder {
+	const root = repositoryOf(cwd, arg);
+	const colon = arg.indexOf(":");
+	const rev = colon === -1 ? arg : arg.slice(0, colon);
+	let path: string;
+	if (colon === -1) {
+		path = relative(root, resolve(templates)).split(sep).join("/");
+		if (path.startsWith("..")) {
+			throw new ContextError(
+				"io",
+				`the templates folder is outside the repository ${root}: name the folder at the revision, as ${rev}:PATH`,
+				{ file: templates },
+			);
+		}
+	} else {
+		// A path after the colon is the repository's, from its top (as git show takes it).
+		path = posix.normalize(arg.slice(colon + 1).replace(/^\.?\//, "")).replace(/\/$/, "");
+	}
+	if (rev === "" || rev.startsWith("-")) throw noRevision(rev, root);
+	try {
+		git(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`]);
+	} catch (error) {
+		throw noRevision(rev, root, error);
+	}
+	const spec = `${rev}:${path}`;
+	const listed = git(root, ["ls-tree", "-r", "-z", "--full-tree", rev, "--", path])
+		.toString("utf8")
+		.split("\0")
+		.filter((l) => l !== "")
+		.map((l) => /^\d+ (\w+) [0-9a-f]+\t(.*)$/s.exec(l))
+		.filter((m): m is RegExpExecArray => m !== null && m[1] === "blob")
+		.map((m) => m[2] as string)
+		.filter((f) => f.startsWith(`${path}/`));
+	if (listed.length === 0) {
+		throw new ContextError("io", `no folder ${path} at revision ${rev}`, { file: root });
+	}
+	const beside = posix.join(posix.dirname(path), "categories.yaml").replace(/^\.\//, "");
+	const besideListed =
+		git(root, ["ls-tree", "--full-tree", "--name-only", rev, "--", beside])
+			.toString("utf8")
+			.trim() === beside;
+	const files = besideListed ? [...listed, beside] : listed;
+	const out = mkdtempSync(join(tmpdir(), "theway-revision-"));
+	try {
+		const batch = git(root, ["cat-file", "--batch"], files.map((f) => `${rev}:${f}\n`).join(""));
+		let at = 0;
+		const base = posix.dirname(path);
+		for (const file of files) {
+			const eol = batch.indexOf(0x0a, at);
+			const size = Number(/ blob (\d+)$/.exec(batch.subarray(at, eol).toString("utf8"))?.[1]);
+			const start = eol + 1;
+			const target = join(out, base === "." ? file : posix.relative(base, file));
+			mkdirSync(dirname(target), { recursive: true });
+			writeFileSync(target, batch.subarray(start, start + size));
+			at = start + size + 1;
+		}
+	} catch (error) {
+		rmSync(out, { recursive: true, force: true });
+		throw error;
+	}
+	return {
+		templates: join(out, posix.basename(path)),
+		spec,
+		remove: () => rmSync(out, { recursive: true, force: true }),
+	};
+}
+
+function noRevision(rev: string, root: string, cause?: unknown): ContextError {
+	return new ContextError(
+		"io",
+		`no revision ${JSON.stringify(rev)} in this git repository`,
+		{ file: root },
+		cause === undefined ? undefined : { cause },
+	);
+}

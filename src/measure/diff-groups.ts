@@ -1,0 +1,95 @@
+/**
+ * `diff`'s text output over a corpus: a change a template makes usually
+ * shows the same hunk in every session it touches, so identical hunks are
+ * printed once, with the number of sessions and the first few of their
+ * names. A hunk is a part's unified diff; sections group by name, message
+ * framings by their diff whatever the message's index. A corpus of thousands
+ * reads as the few changes the templates made.
+ */
+import { escapeControl, paint } from "../text/terminal.js";
+import type { SessionDiff } from "./compare.js";
+
+/** Sessions named in a group's heading before "and N more". */
+export const NAMED_SESSIONS = 3;
+
+/** One hunk and the sessions that show it. */
+export interface HunkGroup {
+	/** A section name, or "message" for a framing (whatever its index). */
+	part: string;
+	diff: string;
+	/** The sessions' files, in the order they were compared. */
+	files: string[];
+	/** The part's token change in each of them (to − from). */
+	deltas: number[];
+}
+
+/** The hunks of `results`, identical ones grouped; most sessions first, then first seen. */
+export function groupHunks(results: readonly SessionDiff[]): HunkGroup[] {
+	const groups = new Map<string, HunkGroup>();
+	for (const r of results) {
+		if (r.error !== undefined) continue;
+		for (const c of r.changed) {
+			const part = c.section.startsWith("message ") ? "message" : c.section;
+			const key = `${part}\0${c.diff}`;
+			let group = groups.get(key);
+			if (group === undefined) {
+				group = { part, diff: c.diff, files: [], deltas: [] };
+				groups.set(key, group);
+			}
+			if (group.files.at(-1) !== r.file || part === "message") {
+				group.files.push(r.file);
+				group.deltas.push(c.tokensTo - c.tokensFrom);
+			}
+		}
+	}
+	return [...groups.values()]
+		.map((g, order) => ({ g, order, sessions: new Set(g.files).size }))
+		.sort((a, b) => b.sessions - a.sessions || a.order - b.order)
+		.map(({ g }) => g);
+}
+
+const signed = (n: number) =>
+	`${n > 0 ? "+" : n < 0 ? "−" : "±"}${Math.abs(n).toLocaleString("en-US")}`;
+
+/** `a, b, c and 18 more`: the first few names of a list. */
+export function namedFew(names: readonly string[], few = NAMED_SESSIONS): string {
+	const shown = names.slice(0, few).join(", ");
+	return names.length > few ? `${shown} and ${names.length - few} more` : shown;
+}
+
+/** Every group as text: a heading (part, sessions, tokens), then the hunk once. */
+export function formatGroups(groups: readonly HunkGroup[], color: boolean): string {
+	const c = paint(color);
+	const out: string[] = [];
+	for (const g of groups) {
+		const sessions = [...new Set(g.files)];
+		const times = g.files.length > sessions.length ? ` (${g.files.length} messages)` : "";
+		const low = Math.min(...g.deltas);
+		const high = Math.max(...g.deltas);
+		const tokens =
+			low === high ? `${signed(low)} tokens` : `${signed(low)} to ${signed(high)} tokens`;
+		const what = g.part === "message" ? "a message framing" : g.part;
+		const names = escapeControl(namedFew(sessions)).replace(/\n/g, "\\n");
+		out.push(
+			c.bold(
+				`═══ ${what}: ${tokens}, in ${sessions.length} session${sessions.length === 1 ? "" : "s"}${times}: ${names}`,
+			),
+		);
+		out.push(
+			escapeControl(g.diff)
+				.split("\n")
+				.map((line) =>
+					line.startsWith("@@")
+						? c.cyan(line)
+						: line.startsWith("-")
+							? c.red(line)
+							: line.startsWith("+")
+								? c.green(line)
+								: line,
+				)
+				.join("\n"),
+		);
+		out.push("");
+	}
+	return out.length === 0 ? "" : `${out.join("\n")}\n`;
+}
