@@ -109,14 +109,12 @@ export class ContextError extends Error {
 	readonly column: number | undefined;
 	/** Further findings of the same run (e.g. every template error of a build). */
 	readonly diagnostics: readonly Diagnostic[];
-	/** For a `usage` error: the usage text of the command that was misused. */
-	readonly usage: string | undefined;
 
 	constructor(
 		code: AnyCode,
 		reason: string,
 		location: Location = {},
-		options: { cause?: unknown; diagnostics?: readonly Diagnostic[]; usage?: string } = {},
+		options: { cause?: unknown; diagnostics?: readonly Diagnostic[] } = {},
 	) {
 		super(
 			formatLocated(reason, location),
@@ -128,7 +126,6 @@ export class ContextError extends Error {
 		this.line = location.line;
 		this.column = location.column;
 		this.diagnostics = options.diagnostics ?? [];
-		this.usage = options.usage;
 	}
 
 	/** This error as a diagnostic (its first collected one, when it has several). */
@@ -171,11 +168,6 @@ export function formatPath(path: readonly PropertyKey[]): string {
 export function formatDiagnostic(d: Diagnostic): string {
 	const head = `${d.severity}: ${formatLocated(d.message, d)}`;
 	return d.frame === undefined ? head : `${head}\n${d.frame}`;
-}
-
-/** Wrong usage of the CLI: exit 2, with the command's usage text. */
-export function usageError(message: string, usage: string): ContextError {
-	return new ContextError("usage", message, {}, { usage });
 }
 
 /** Whether `value` is a {@link ContextError} (an expected failure, with a code and a location). */

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { relative, resolve } from "node:path";
-import { ContextError, usageError } from "../errors.js";
+import { ContextError } from "../errors.js";
 import { findSessionLogs } from "../log/files.js";
 import type { SessionDiff, Side } from "../measure/compare.js";
 import { formatGroups, groupHunks } from "../measure/diff-groups.js";
@@ -21,6 +21,7 @@ import {
 	templatesOption,
 } from "./io.js";
 import { type RevisionFolder, templatesAtRevision } from "./revision.js";
+import { usageError } from "./usage.js";
 
 /** The work on one session, for the pool's worker threads (which load this command's bundle). */
 export { createTask } from "./diff-worker.js";

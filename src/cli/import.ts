@@ -2,7 +2,6 @@
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { usageError } from "../errors.js";
 import { type RecordCount, sumCounts } from "../import/accounting.js";
 import { FORMATS } from "../import/convert.js";
 import { findSessionLogs } from "../log/files.js";
@@ -10,6 +9,7 @@ import { escapeControl } from "../text/terminal.js";
 import type { ImportJob, ImportOutcome } from "./import-job.js";
 import { importAll } from "./import-pool.js";
 import { choiceOption, defineCommand, HELP_OPTION, printDiagnostic } from "./io.js";
+import { usageError } from "./usage.js";
 
 export const IMPORT_USAGE = `Usage: theway-context import <file|DIR>... [options]
 

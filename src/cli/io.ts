@@ -2,10 +2,11 @@
 import { constants } from "node:buffer";
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { ContextError, type Diagnostic, formatDiagnostic, usageError } from "../errors.js";
+import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
 import { writeJson } from "../text/json-writer.js";
 import { nearest } from "../text/nearest.js";
 import { escapeControl, escapeJsonControl } from "../text/terminal.js";
+import { usageError } from "./usage.js";
 
 export interface Io {
 	stdout(text: string): void;

@@ -1,8 +1,9 @@
 /** `theway-context lsp --stdio`: the language server for template sets (`src/lsp/`). */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { ContextError, usageError } from "../errors.js";
+import { ContextError } from "../errors.js";
 import { startServer } from "../lsp/server.js";
+import { usageError } from "./usage.js";
 import "../templates/compile.js";
 import { defineCommand, HELP_OPTION, templatesOption } from "./io.js";
 

@@ -4,8 +4,9 @@
  * `process`. Exit codes: 0 success, 1 bad input (the located error on
  * stderr), 2 wrong usage, 70 an internal error (a bug: the stack is printed).
  */
-import { ContextError, formatDiagnostic, usageError } from "../errors.js";
+import { ContextError, formatDiagnostic } from "../errors.js";
 import type { Io } from "./io.js";
+import { type UsageError, usageError } from "./usage.js";
 
 export const MAIN_USAGE = `theway-context: compile a theway session log into its context bundle
 
@@ -63,7 +64,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		return await (await load())(rest, io);
 	} catch (error) {
 		if (error instanceof ContextError && error.code === "usage") {
-			io.stderr(`theway-context: ${error.reason}\n${synopsis(error.usage ?? MAIN_USAGE)}`);
+			io.stderr(
+				`theway-context: ${error.reason}\n${synopsis((error as Partial<UsageError>).usage ?? MAIN_USAGE)}`,
+			);
 			return 2;
 		}
 		if (error instanceof ContextError) {

@@ -1,10 +1,10 @@
 /** `theway-context new-set`: the next template set, copied from the newest, for people. */
 import { relative } from "node:path";
 import { makeNextSet } from "../check/new-set.js";
-import { usageError } from "../errors.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { escapeControl } from "../text/terminal.js";
 import { defineCommand, HELP_OPTION, templatesOption } from "./io.js";
+import { usageError } from "./usage.js";
 
 /** When to bump a template in place, when to make a set: said by --help and after a new set. */
 export const BUMP_OR_SET = `Bump in place or make a new set?

@@ -2,12 +2,12 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
-import { usageError } from "../errors.js";
 import { startPreview } from "../preview/server.js";
 import { replayBars } from "../replay/bars.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { TOKENIZER_NAMES } from "../text/tokenizer.js";
 import { choiceOption, defineCommand, HELP_OPTION, templatesOption } from "./io.js";
+import { usageError } from "./usage.js";
 
 export const PREVIEW_USAGE = `Usage: theway-context preview [session.jsonl|DIR] [options]
 

@@ -1,7 +1,6 @@
 /** `theway-context render`: a session log's context bundle, for people or programs. */
 
 import { resolve } from "node:path";
-import { usageError } from "../errors.js";
 import { STDIN } from "../log/read.js";
 import { ContextService, type LoadOptions } from "../service.js";
 import { TemplateRegistry } from "../templates/registry.js";
@@ -16,6 +15,7 @@ import {
 	SESSION_OPTIONS,
 	templatesOption,
 } from "./io.js";
+import { usageError } from "./usage.js";
 
 export const RENDER_USAGE = `Usage: theway-context render <session.jsonl> [options]
 

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { relative, resolve } from "node:path";
-import { ContextError, usageError } from "../errors.js";
+import { ContextError } from "../errors.js";
 import { findSessionLogs } from "../log/files.js";
 import { formatSession, formatSummary } from "../replay/format.js";
 import { replayAll } from "../replay/pool.js";
@@ -21,6 +21,7 @@ import {
 	printJson,
 	templatesOption,
 } from "./io.js";
+import { usageError } from "./usage.js";
 
 /** `replay --help`. */
 export const REPLAY_USAGE = `Usage: theway-context replay <session.jsonl|DIR>... [options]

@@ -1,7 +1,8 @@
 /** `theway-context serve --stdio`: the sidecar for a daemon (`src/serve/`). */
-import { usageError } from "../errors.js";
+
 import { DEFAULT_MAX_REQUEST_BYTES, serveStreams } from "../serve/stdio.js";
 import { defineCommand, HELP_OPTION, templatesOption } from "./io.js";
+import { usageError } from "./usage.js";
 
 const DEFAULT_MAX_SESSIONS = 32;
 

@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LIBRARY_ERROR_CODES, TOOL_CODES, WARNING_CODES } from "../../src/errors.js";
+import { usageError } from "../../src/cli/usage.js";
+import { ContextError, LIBRARY_ERROR_CODES, TOOL_CODES, WARNING_CODES } from "../../src/errors.js";
 
 const SRC = resolve(import.meta.dirname, "../../src");
 const LIBRARY = [
@@ -54,6 +55,13 @@ describe("error codes", () => {
 	it("every listed code is given somewhere", () => {
 		const used = new Set(files.flatMap((f) => codesIn(readFileSync(f, "utf8"))));
 		expect([...ALL].filter((c) => !used.has(c))).toEqual([]);
+	});
+
+	it("the library's error carries no command line usage text; a usage error is the command line's own", () => {
+		expect(Object.keys(new ContextError("io", "x"))).not.toContain("usage");
+		const error = usageError("missing <session.jsonl>", "Usage: theway-context render …");
+		expect(error).toBeInstanceOf(ContextError);
+		expect(error).toMatchObject({ code: "usage", usage: "Usage: theway-context render …" });
 	});
 
 	it("the lists do not overlap", () => {
