@@ -9,9 +9,10 @@
  * the build writes itself (the precompiled sets, and under `--update` the
  * lock, snapshots and README) does not start a run.
  */
-import { existsSync, type FSWatcher, readdirSync, statSync, watch } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
+import { Watcher as FolderWatcher, type WatchTarget } from "../templates/watch.js";
 import { type CheckOptions, type CheckResult, runCheck } from "./run.js";
 
 /** What one run reports, once it is over. */
@@ -61,19 +62,12 @@ export function watchCheck(
 	onRun: (run: WatchRun) => void,
 	settings: WatchSettings = {},
 ): Watcher {
-	const debounce = settings.debounceMs ?? 200;
-	const pending = new Set<string>();
 	/** The files the last run wrote, as it left them: their echo is no change. */
 	const own = new Map<string, string>();
-	let timer: NodeJS.Timeout | undefined;
 	let closed = false;
 
-	const run = () => {
-		timer = undefined;
+	const run = (changed: string[]) => {
 		if (closed) return;
-		follow(); // a folder made since (a new set) is watched from now on
-		const changed = [...pending].sort();
-		pending.clear();
 		const info: string[] = [];
 		const diagnostics: Diagnostic[] = [];
 		const start = performance.now();
@@ -94,82 +88,56 @@ export function watchCheck(
 		for (const file of written(info)) own.set(file, signature(file));
 		onRun({ ...outcome, info, diagnostics, changed, ms: Math.round(performance.now() - start) });
 	};
-	const schedule = (file: string) => {
-		if (closed) return;
+	/** A change, unless it is the echo of what the last run wrote. */
+	const changedByOthers = (file: string) => {
 		const mine = own.get(file);
-		if (mine !== undefined) {
-			if (mine === signature(file)) return;
-			own.delete(file);
-		}
-		pending.add(file);
-		if (timer !== undefined) clearTimeout(timer);
-		timer = setTimeout(run, debounce);
+		if (mine === undefined) return true;
+		if (mine === signature(file)) return false;
+		own.delete(file);
+		return true;
 	};
-
-	// Folders are watched one by one, not recursively: on Linux a recursive
-	// watch holds each file's inode and loses a file an editor saves by
-	// renaming a new one over it; the folder sees every such rename. The
-	// list of folders is walked again at every change, so a folder made
-	// (a set copied in) or removed since is followed.
-	const watchers = new Map<string, FSWatcher>();
-	/** Each watched folder's tests of the names that count in it. */
-	let wanted = new Map<string, ((name: string) => boolean)[]>();
-	const accepts = (dir: string, name: string) => wanted.get(dir)?.some((f) => f(name)) === true;
-	const add = (dir: string) => {
-		if (watchers.has(dir)) return;
-		try {
-			const w = watch(dir, (_event, name) => {
-				const file = name === null ? dir : join(dir, name.toString());
-				if (name !== null && !accepts(dir, name.toString())) return;
-				if (name !== null && !name.toString().includes(".")) follow();
-				schedule(file);
-			});
-			w.on("error", () => {
-				// a watched folder that goes away stops its watcher, not the watch
-				w.close();
-				watchers.delete(dir);
-			});
-			watchers.set(dir, w);
-		} catch {
-			// gone between the walk and the watch: the next walk tells
-		}
-	};
-	const follow = () => {
-		if (closed) return;
-		const next = new Map<string, ((name: string) => boolean)[]>();
-		const want = (dir: string, accept: (name: string) => boolean) =>
-			next.set(dir, [...(next.get(dir) ?? []), accept]);
-		const notOwnOutput = (name: string) => name !== ".compiled";
-		for (const dir of folders(options.templates, notOwnOutput)) want(dir, notOwnOutput);
-		want(dirname(options.templates), (name) => name === "categories.yaml");
-		const fixture = (name: string) => name.endsWith(".jsonl") || !name.includes(".");
-		for (const dir of folders(options.fixtures, () => true)) want(dir, fixture);
-		const snapshot = (name: string) => name.endsWith(".txt") || !name.includes(".");
-		for (const dir of folders(options.snapshots, () => true)) want(dir, snapshot);
-		// A folder not made yet (the snapshots before the first update): its parent tells.
-		for (const dir of [options.templates, options.fixtures, options.snapshots]) {
-			if (!existsSync(dir)) want(dirname(dir), (name) => name === basename(dir));
-		}
-		wanted = next;
-		for (const dir of next.keys()) if (existsSync(dir)) add(dir);
-		for (const [dir, w] of watchers) {
-			if (!next.has(dir)) {
-				w.close();
-				watchers.delete(dir);
-			}
-		}
-	};
-	follow();
-
-	timer = setTimeout(run, 0);
+	const watcher = new FolderWatcher(
+		() => targets(options),
+		(paths) => {
+			const changed = paths.filter(changedByOthers).sort();
+			if (changed.length > 0) run(changed);
+		},
+		settings.debounceMs ?? 200,
+	);
+	const first = setTimeout(() => run([]), 0);
 	return {
 		close() {
 			closed = true;
-			if (timer !== undefined) clearTimeout(timer);
-			for (const w of watchers.values()) w.close();
-			watchers.clear();
+			clearTimeout(first);
+			watcher.close();
 		},
 	};
+}
+
+/**
+ * The folders a build depends on, walked anew at every change (so a folder
+ * made since, a new set, is followed): the templates folder and its sets
+ * (not the precompiled modules the build writes), the `categories.yaml`
+ * beside it, the fixtures and their snapshots, and for a folder not made yet
+ * (the snapshots before the first update) its parent.
+ */
+function targets(options: CheckOptions): WatchTarget[] {
+	const accepts = new Map<string, ((name: string) => boolean)[]>();
+	const want = (dir: string, accept: (name: string) => boolean) =>
+		accepts.set(dir, [...(accepts.get(dir) ?? []), accept]);
+	const notOwnOutput = (name: string) => name !== ".compiled";
+	for (const dir of folders(options.templates, notOwnOutput)) want(dir, notOwnOutput);
+	want(dirname(options.templates), (name) => name === "categories.yaml");
+	const fixture = (name: string) => name.endsWith(".jsonl") || !name.includes(".");
+	for (const dir of folders(options.fixtures, () => true)) want(dir, fixture);
+	const snapshot = (name: string) => name.endsWith(".txt") || !name.includes(".");
+	for (const dir of folders(options.snapshots, () => true)) want(dir, snapshot);
+	for (const dir of [options.templates, options.fixtures, options.snapshots]) {
+		if (!existsSync(dir)) want(dirname(dir), (name) => name === basename(dir));
+	}
+	return [...accepts]
+		.filter(([dir]) => existsSync(dir))
+		.map(([dir, tests]) => ({ dir, accept: (name) => tests.some((t) => t(name)) }));
 }
 
 /** `dir` and every folder below it whose name `keep` accepts (none below a refused one). */

@@ -12,12 +12,12 @@ import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContextError } from "../errors.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
+import { templateTargets, Watcher } from "../templates/watch.js";
 import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
 import { EventHub } from "./events.js";
 import type { ReplaySource } from "./replay-view.js";
 import { type Answer, CLIENT_MODULES, type Reply, route, text } from "./routes.js";
 import { SessionCatalog } from "./sessions.js";
-import { templateTargets, Watcher } from "./watch.js";
 import { Workspace } from "./workspace.js";
 
 export const HOST = "127.0.0.1";

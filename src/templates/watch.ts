@@ -1,12 +1,13 @@
 /**
- * Watching the files a rendering depends on. Folders are watched, one by
- * one, rather than files: an editor that saves by writing a new file and
- * renaming it over the old one replaces the inode a file watch holds, while
- * the folder sees the rename. (Node's recursive watch on Linux watches files
- * and loses them that way, so it is not used.) Bursts of events (one save is
- * often several) are folded into one call after a short quiet time, and the
- * folders to watch are asked for again then, so a new set folder is watched
- * from its creation on.
+ * Watching the files a rendering depends on (the preview's live reload and
+ * `build --watch` share it). Folders are watched, one by one, rather than
+ * files: an editor that saves by writing a new file and renaming it over the
+ * old one replaces the inode a file watch holds, while the folder sees the
+ * rename. (Node's recursive watch on Linux watches files and loses them that
+ * way, so it is not used.) Bursts of events (one save is often several) are
+ * folded into one call after a short quiet time, and the folders to watch
+ * are asked for again then, and at once when a folder appears, so a new set
+ * folder is watched from its creation on.
  */
 import { type FSWatcher, readdirSync, watch } from "node:fs";
 import { basename, join } from "node:path";
@@ -46,6 +47,7 @@ export class Watcher {
 
 	/** Watches the folders `targets` names now, and no others. */
 	private arm(): void {
+		if (this.closed) return;
 		const wanted = new Map(this.targets().map((t) => [t.dir, t]));
 		for (const [dir, watcher] of this.watchers) {
 			if (!wanted.has(dir)) {
@@ -63,7 +65,10 @@ export class Watcher {
 			}
 			watcher.on("change", (_event, name) => {
 				const file = name === null ? "" : String(name);
-				if (target.accept === undefined || target.accept(file)) this.touch(join(target.dir, file));
+				if (target.accept !== undefined && !target.accept(file)) return;
+				// A name without an extension may be a folder just made: watch it before its first edit.
+				if (file !== "" && !file.includes(".")) this.arm();
+				this.touch(join(target.dir, file));
 			});
 			watcher.on("error", () => {
 				watcher.close();
