@@ -1,5 +1,5 @@
-// `theway-context serve` or `render` from its sources, through vite's module
-// runner: `node cli-child.mjs serve|render ARGS…`.
+// `theway-context serve`, `render` or `inspect` from its sources, through vite's
+// module runner: `node cli-child.mjs serve|render|inspect ARGS…`.
 import { join } from "node:path";
 import { runnerImport } from "vite";
 
@@ -9,5 +9,6 @@ const { module } = await runnerImport(join(root, "test/support/cli-entry.ts"), {
 	configFile: false,
 	logLevel: "silent",
 });
-const command = process.argv[2] === "render" ? module.runRender : module.runServe;
+const commands = { render: module.runRender, inspect: module.runInspect, serve: module.runServe };
+const command = commands[process.argv[2]] ?? module.runServe;
 await command(process.argv.slice(3));

@@ -1,9 +1,10 @@
 /**
- * The serve and render commands with everything it may load imported up front: vite's
+ * The serve, render and inspect commands with everything they may load imported up front: vite's
  * module runner, which runs the sources in a child process, closes once the
  * entry is imported, so nothing may be imported lazily after that.
  */
 import "../../src/templates/compile.js";
+import { inspectCommand } from "../../src/cli/inspect.js";
 import { renderCommand } from "../../src/cli/render.js";
 import { serveCommand } from "../../src/cli/serve.js";
 import "../../src/text/terminal.js";
@@ -20,4 +21,8 @@ export async function runServe(args: string[]): Promise<void> {
 
 export async function runRender(args: string[]): Promise<void> {
 	process.exitCode = await renderCommand(args, io);
+}
+
+export async function runInspect(args: string[]): Promise<void> {
+	process.exitCode = await inspectCommand(args, io);
 }

@@ -1,0 +1,139 @@
+/**
+ * `diff` over a corpus: a hunk that many sessions show is printed once, with
+ * their number and the first few names (the JSON stays per session); and a
+ * side given as a git revision (`HEAD`, `HEAD~1`, `HEAD:templates`), read with
+ * git into a temporary folder, the working tree untouched.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli, projectCopy, rewrite } from "../support/project.js";
+import { tempDir } from "../support/temp.js";
+import { bumped, editLastLine, NEWEST, versionOf, withVersion } from "../support/template-sets.js";
+
+const EDIT = " Check every claim.";
+const SESSIONS = readdirSync(join(import.meta.dirname, "../fixtures/examples")).filter((f) =>
+	f.endsWith(".jsonl"),
+);
+
+/** The newest set's harness with its last line edited and its version bumped. */
+function editHarness(dir: string): void {
+	rewrite(join(dir, "templates", NEWEST, "harness.hbs"), (t) =>
+		withVersion(editLastLine(t, EDIT), bumped(versionOf(t))),
+	);
+}
+
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+function gitRepo(dir: string): (...args: string[]) => string {
+	const run = (...args: string[]) =>
+		execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+			cwd: dir,
+			encoding: "utf8",
+		});
+	run("init", "-q", "-b", "main");
+	run("add", "-A");
+	run("commit", "-q", "-m", "templates");
+	return run;
+}
+
+describe("diff over many sessions", () => {
+	it("prints a hunk the sessions share once, with their count and a few names", async () => {
+		const dir = projectCopy();
+		const next = `v${Number(NEWEST.slice(1)) + 1}`;
+		expect((await cli(dir, "new-set", "--templates", "templates")).code).toBe(0);
+		rewrite(join(dir, "templates", next, "harness.hbs"), (t) =>
+			withVersion(editLastLine(t, EDIT), bumped(versionOf(t))),
+		);
+		const args = ["diff", "test/fixtures/examples", "--from", NEWEST, "--to", next];
+		const run = await cli(dir, ...args, "--templates", "templates");
+		expect(run.code, run.stderr).toBe(0);
+		expect(count(run.stdout, `${EDIT}\n`)).toBe(1);
+		expect(run.stdout).toMatch(
+			new RegExp(
+				`═══ harness: \\+\\d+ tokens, in ${SESSIONS.length} sessions: .+ and ${SESSIONS.length - 3} more\\n`,
+			),
+		);
+		expect(run.stdout).toContain(`${SESSIONS.length} sessions: ${SESSIONS.length} changed`);
+		const json = await cli(dir, ...args, "--templates", "templates", "--format", "json");
+		const parsed = JSON.parse(json.stdout) as { sessions: { changed: { section: string }[] }[] };
+		expect(parsed.sessions).toHaveLength(SESSIONS.length);
+		for (const s of parsed.sessions) expect(s.changed.map((c) => c.section)).toContain("harness");
+	});
+});
+
+describe("diff --from a git revision", () => {
+	it("HEAD and HEAD:templates against the working tree's templates, which stay as they are", async () => {
+		const dir = projectCopy();
+		const git = gitRepo(dir);
+		editHarness(dir);
+		const edited = readFileSync(join(dir, "templates", NEWEST, "harness.hbs"), "utf8");
+		for (const from of ["HEAD", "HEAD:templates", "main:./templates/"]) {
+			const run = await cli(
+				dir,
+				"diff",
+				"test/fixtures/examples/1-normal.jsonl",
+				"--from",
+				from,
+				"--to",
+				"templates",
+				"--templates",
+				"templates",
+			);
+			expect(run.code, `${from}: ${run.stderr}`).toBe(0);
+			expect(run.stdout).toContain(`${EDIT}\n`);
+			expect(run.stdout).toMatch(/^1 session: 1 changed, 0 unchanged$/m);
+		}
+		expect(readFileSync(join(dir, "templates", NEWEST, "harness.hbs"), "utf8")).toBe(edited);
+		expect(git("status", "--porcelain").trim()).toBe(`M templates/${NEWEST}/harness.hbs`);
+	});
+
+	it("HEAD~1 against HEAD, from a folder below the repository's top", async () => {
+		const dir = projectCopy();
+		const git = gitRepo(dir);
+		editHarness(dir);
+		git("commit", "-q", "-am", "edit");
+		const run = await cli(
+			join(dir, "test"),
+			"diff",
+			"fixtures/examples",
+			"--from",
+			"HEAD~1",
+			"--to",
+			"HEAD",
+			"--templates",
+			"../templates",
+		);
+		expect(run.code, run.stderr).toBe(0);
+		expect(count(run.stdout, `${EDIT}\n`)).toBe(1);
+		expect(run.stdout).toContain(`in ${SESSIONS.length} sessions`);
+	});
+
+	it("says so when the revision does not exist, or there is no repository", async () => {
+		const dir = projectCopy();
+		const args = [
+			"diff",
+			"test/fixtures/examples",
+			"--to",
+			"templates",
+			"--templates",
+			"templates",
+		];
+		const outside = await cli(dir, ...args, "--from", "HEAD");
+		expect(outside.code).toBe(1);
+		expect(outside.stderr).toContain("not a git repository");
+		gitRepo(dir);
+		for (const from of ["HEAD~5", "nope", "--output=x"]) {
+			const run = await cli(dir, ...args, `--from=${from}`);
+			expect(run.code, run.stderr).toBe(1);
+			expect(run.stderr).toContain(`no revision ${JSON.stringify(from)}`);
+		}
+		const noFolder = await cli(dir, ...args, "--from", "HEAD:elsewhere");
+		expect(noFolder.code).toBe(1);
+		expect(noFolder.stderr).toContain("no folder elsewhere at revision HEAD");
+		expect(
+			readdirSync(tempDir("x").replace(/[^/]+$/, "")).some((n) => n.startsWith("theway-revision-")),
+		).toBe(false);
+	});
+});

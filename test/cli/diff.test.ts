@@ -1,0 +1,297 @@
+/**
+ * `theway-context diff`: two sets over the same sessions. Changed sections
+ * and framings with their token deltas, the summary, --exit-code, the JSON
+ * shape, a failing session among good ones, another templates folder as a
+ * side, and the worker pool giving what one thread gives.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { describe, expect, it } from "vitest";
+import { summarize } from "../../src/measure/diff-report.js";
+import { parseTemplateFile } from "../../src/templates/front-matter.js";
+import { runCli } from "../support/cli.js";
+import { section } from "../support/session.js";
+import { tempDir } from "../support/temp.js";
+import {
+	BUNDLED_SET,
+	bumped,
+	editLastLine,
+	lastBodyLine,
+	ROOT,
+	versionOf,
+	withVersion,
+} from "../support/template-sets.js";
+
+const EXAMPLES = join(ROOT, "test/fixtures/examples");
+const plain = { disallowedSpecial: new Set<string>() };
+
+/** A templates folder with v1 (the bundled newest) and v2: its harness's last line and the collapse framing's marker edited. */
+function twoSets(): string {
+	const root = tempDir("theway-diff-");
+	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
+	cpSync(BUNDLED_SET, join(root, "v2"), { recursive: true });
+	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
+	const edit = (name: string, change: (t: string) => string) => {
+		const file = join(root, "v2", name);
+		const text = readFileSync(file, "utf8");
+		writeFileSync(file, withVersion(change(text), bumped(versionOf(text))));
+	};
+	edit("harness.hbs", (t) => editLastLine(t, " Always."));
+	edit("collapse-context.hbs", (t) => {
+		const marker = parseTemplateFile(t, "c.hbs").meta.marker as string;
+		return t.split(marker).join(`${marker.slice(0, -1)}, in brief]`);
+	});
+	return root;
+}
+
+const templates = twoSets();
+const harnessLine = lastBodyLine(readFileSync(join(BUNDLED_SET, "harness.hbs"), "utf8"));
+
+async function diffJson(...argv: string[]) {
+	const result = await runCli(["diff", ...argv, "--format", "json"]);
+	return { ...result, json: JSON.parse(result.stdout) };
+}
+
+describe("diff between two sets", () => {
+	it("lists each changed section and framing with both token counts", async () => {
+		const { code, json } = await diffJson(
+			EXAMPLES,
+			"--templates",
+			templates,
+			"--from",
+			"v1",
+			"--to",
+			"v2",
+		);
+		expect(code).toBe(0);
+		const child = json.sessions.find((s: { file: string }) =>
+			s.file.endsWith("2-collapse-child.jsonl"),
+		);
+		const normal = json.sessions.find((s: { file: string }) => s.file.endsWith("1-normal.jsonl"));
+		// Every session has a harness; only the collapsed ones carry the collapse framing.
+		expect(normal.changed.map((c: { section: string }) => c.section)).toEqual(["harness"]);
+		expect(child.changed.map((c: { section: string }) => c.section)).toEqual([
+			"harness",
+			"message 0",
+		]);
+		const harness = child.changed[0];
+		const before = (
+			await runCli([
+				"render",
+				join(EXAMPLES, "2-collapse-child.jsonl"),
+				"--templates",
+				templates,
+				"--template-version",
+				"v1",
+				"--format",
+				"json",
+			])
+		).stdout;
+		const prompt = JSON.parse(before).systemPrompt as string;
+		const text = `<harness>\n${section(prompt, "harness")}\n</harness>`;
+		expect(harness.tokensFrom).toBe(countTokens(text, plain));
+		expect(harness.tokensTo).toBe(
+			countTokens(text.replace(harnessLine, `${harnessLine} Always.`), plain),
+		);
+		expect(json.summary).toMatchObject({ sessions: 6, changed: 6, unchanged: 0, failed: 0 });
+	});
+
+	it("prints unified diffs of the changed text, and the summary", async () => {
+		const result = await runCli([
+			"diff",
+			join(EXAMPLES, "1-normal.jsonl"),
+			"--templates",
+			templates,
+			"--from",
+			"v1",
+			"--to",
+			"v2",
+		]);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toContain(`\n-${harnessLine}\n+${harnessLine} Always.\n`);
+		expect(result.stdout).toMatch(/^──── harness: (\d+) → (\d+) tokens \(\+\d+\)$/m);
+		expect(result.stdout).toMatch(/^1 session: 1 changed, 0 unchanged$/m);
+		expect(result.stdout).not.toContain("\u001b["); // no colours off a terminal
+	});
+
+	it("--exit-code: 1 when anything changed, 0 when nothing did", async () => {
+		const file = join(EXAMPLES, "1-normal.jsonl");
+		const changed = await runCli([
+			"diff",
+			file,
+			"--templates",
+			templates,
+			"--from",
+			"v1",
+			"--to",
+			"v2",
+			"--exit-code",
+		]);
+		expect(changed.code).toBe(1);
+		const same = await runCli([
+			"diff",
+			file,
+			"--templates",
+			templates,
+			"--from",
+			"v1",
+			"--to",
+			"v1",
+			"--exit-code",
+		]);
+		expect(same.code).toBe(0);
+		expect(same.stdout).toMatch(/^1 session: 0 changed, 1 unchanged$/m);
+	});
+
+	it("takes another templates folder as a side", async () => {
+		const { json } = await diffJson(
+			join(EXAMPLES, "1-normal.jsonl"),
+			"--from",
+			join(templates, "v2"),
+			"--to",
+			BUNDLED_SET,
+		);
+		expect(json.sessions[0].changed.map((c: { section: string }) => c.section)).toEqual([
+			"harness",
+		]);
+		const { json: same } = await diffJson(
+			join(EXAMPLES, "1-normal.jsonl"),
+			"--from",
+			join(templates, "v1"),
+			"--to",
+			BUNDLED_SET,
+		);
+		expect(same.summary.unchanged).toBe(1);
+	});
+});
+
+describe("diff over a corpus with a broken session", () => {
+	const corpus = tempDir("theway-corpus-");
+	cpSync(EXAMPLES, corpus, { recursive: true });
+	mkdirSync(join(corpus, "nested"));
+	writeFileSync(join(corpus, "nested", "broken.jsonl"), '{"type":"session"\n');
+
+	it("reports the failing session with its location and compares the others (exit 1)", async () => {
+		const { code, json } = await diffJson(
+			corpus,
+			"--templates",
+			templates,
+			"--from",
+			"v1",
+			"--to",
+			"v2",
+		);
+		expect(code).toBe(1);
+		const broken = json.sessions.find((s: { file: string }) => s.file.endsWith("broken.jsonl"));
+		expect(broken.error).toMatch(/broken\.jsonl:1:\d+: /);
+		expect(json.summary).toMatchObject({ sessions: 7, changed: 6, failed: 1 });
+	});
+
+	it.skipIf(!existsSync(join(ROOT, "dist/cli/diff-worker.js")))(
+		"gives on worker threads what it gives on one",
+		async () => {
+			const { json: one } = await diffJson(
+				corpus,
+				"--templates",
+				templates,
+				"--from",
+				"v1",
+				"--to",
+				"v2",
+				"--jobs",
+				"1",
+			);
+			const out = spawnSync(
+				process.execPath,
+				[
+					join(ROOT, "dist/cli/bin.js"),
+					"diff",
+					corpus,
+					"--templates",
+					templates,
+					"--from",
+					"v1",
+					"--to",
+					"v2",
+					"--jobs",
+					"3",
+					"--format",
+					"json",
+				],
+				{ cwd: ROOT, encoding: "utf8" },
+			);
+			expect(out.status).toBe(1);
+			expect(JSON.parse(out.stdout)).toEqual(one);
+		},
+	);
+});
+
+describe("summarize", () => {
+	it("gives min, median and max of the per-session token delta and the savings of stubs, failures apart", () => {
+		const s = (from: number, to: number, error?: string) => ({
+			file: "f",
+			changed:
+				to === from ? [] : [{ section: "harness", tokensFrom: from, tokensTo: to, diff: "" }],
+			tokenDelta: to - from,
+			virtualized: { from: { results: 0, saved: 0 }, to: { results: 1, saved: from * 100 } },
+			...(error === undefined ? {} : { error }),
+		});
+		expect(summarize([s(10, 12), s(10, 10), s(10, 30), s(10, 9), s(7, 7, "bad")])).toEqual({
+			sessions: 5,
+			changed: 3,
+			unchanged: 1,
+			failed: 1,
+			tokenDelta: { min: -1, median: 1, max: 20, total: 21 },
+			virtualized: { from: { results: 0, saved: 0 }, to: { results: 4, saved: 4000 } },
+		});
+	});
+});
+
+describe("diff: usage", () => {
+	it.each([
+		[["diff", EXAMPLES], /--from and --to are both required/],
+		[["diff", "--from", "v1", "--to", "v1"], /missing <session.jsonl\|DIR>/],
+		[["diff", EXAMPLES, "--from", "v1", "--to", "v1", "--jobs", "0"], /--jobs must be/],
+	])("%j is wrong usage (exit 2)", async (argv, message) => {
+		const result = await runCli(argv);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(message);
+	});
+
+	it("an unknown set is bad input (exit 1)", async () => {
+		const result = await runCli(["diff", EXAMPLES, "--from", "v1", "--to", "v999"]);
+		expect(result.stderr).toMatch(/no template set "v999"/);
+		expect(result.code).toBe(1);
+	});
+
+	it("a side that does not build stops the diff once, with its located error, before any session", async () => {
+		const broken = tempDir("theway-broken-side-");
+		cpSync(BUNDLED_SET, join(broken, "v1"), { recursive: true });
+		cpSync(join(ROOT, "categories.yaml"), join(broken, "categories.yaml"));
+		const tools = join(broken, "v1", "tools.hbs");
+		writeFileSync(tools, `${readFileSync(tools, "utf8")}{{noSuchField}}\n`);
+		const result = await runCli(["diff", EXAMPLES, "--from", BUNDLED_SET, "--to", broken]);
+		expect(result.code).toBe(1);
+		expect(result.stderr.match(/noSuchField/g)?.length).toBeGreaterThan(0);
+		expect(result.stderr).toContain(tools);
+		// One error, not one per session: no session was compared.
+		expect(result.stderr.match(/tools\.hbs:\d+:\d+/g)).toHaveLength(1);
+		expect(result.stdout).toBe("");
+	});
+});
+
+describe("diff on a terminal", () => {
+	it("colours the diff lines and shows progress on stderr", async () => {
+		const result = await runCli(
+			["diff", EXAMPLES, "--templates", templates, "--from", "v1", "--to", "v2", "--jobs", "1"],
+			ROOT,
+			true,
+		);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toContain(`\u001b[31m-${harnessLine}\u001b[0m`);
+		expect(result.stdout).toContain(`\u001b[32m+${harnessLine} Always.\u001b[0m`);
+		expect(result.stderr).toContain("\rdiff: 6/6 sessions");
+	});
+});
