@@ -169,7 +169,7 @@ describe("the code cache", () => {
 		expect(JSON.parse(child(dir, false, probe))).toEqual(expected);
 		writeFileSync(
 			join(dir, "i.cjs"),
-			"module.exports = () => import('../esm.mjs').then((m) => m.value);\n",
+			"module.exports = () => import('./esm.mjs').then((m) => m.value);\n",
 		);
 		const load = "console.log(await require('./i.cjs')());";
 		expect(child(dir, true, `${load} writeCodeCaches();`)).toBe("esm");

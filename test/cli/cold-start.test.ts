@@ -79,7 +79,7 @@ beforeAll(() => {
 			process.execPath,
 			[
 				"-e",
-				"import('../dist/templates/write-precompiled.js').then((m) => m.writePrecompiledSets())",
+				"import('./dist/templates/write-precompiled.js').then((m) => m.writePrecompiledSets())",
 			],
 			{ cwd: ROOT },
 		);
@@ -130,6 +130,7 @@ describe("a cold process", () => {
 			"dist/cli/bin.js",
 			"dist/cli/code-cache.js",
 			"dist/cli/main.js",
+			"dist/cli/usage.js",
 			"dist/errors.js",
 		]);
 		expect(packages(files)).toEqual([]);
@@ -147,6 +148,7 @@ describe("a cold process", () => {
 			"dist/cli/io.js",
 			"dist/cli/main.js",
 			"dist/cli/render.js",
+			"dist/cli/usage.js",
 		]);
 	});
 
