@@ -1,16 +1,13 @@
 /** `theway-context diff`: what a template change does to real sessions. */
-import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
-import { findSessionLogs } from "../log/files.js";
 import type { SessionDiff, Side } from "../measure/compare.js";
 import { formatGroups, groupHunks } from "../measure/diff-groups.js";
 import { formatSessionDiff, formatSummary, summarize } from "../measure/diff-report.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { TemplateRegistry } from "../templates/registry.js";
-import { escapeControl } from "../text/terminal.js";
 import { TOKENIZER_NAMES } from "../text/tokenizer.js";
+import { checkSide, displayPath, isDirectory, sessionFiles } from "./corpus.js";
 import { compareAll } from "./diff-pool.js";
 import {
 	choiceOption,
@@ -168,35 +165,4 @@ function side(arg: string, templates: string, cwd: string, taken: RevisionFolder
 	const folder = templatesAtRevision(arg, templates, cwd);
 	taken.push(folder);
 	return { templates: folder.templates };
-}
-
-/**
- * The set a side names (or its folder's newest) built once here: a broken
- * one stops the diff with its error, before any session is read, instead of
- * failing every session alike. (A session may still pin another set.)
- */
-async function checkSide(side: Side): Promise<void> {
-	const registry = new TemplateRegistry(side.templates);
-	await registry.ready();
-	registry.get(side.version);
-}
-
-/** A session file, or every `.jsonl` under a folder (sorted). */
-function sessionFiles(path: string): string[] {
-	if (!existsSync(path)) throw new ContextError("io", "no such file or folder", { file: path });
-	if (!isDirectory(path)) return [path];
-	const out = findSessionLogs(path);
-	if (out.length === 0)
-		throw new ContextError("io", "no .jsonl session in this folder", { file: path });
-	return out;
-}
-
-function isDirectory(path: string): boolean {
-	return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-}
-
-/** Paths under the working directory are shown relative to it. */
-function displayPath(file: string, cwd: string): string {
-	const rel = relative(cwd, file);
-	return escapeControl(rel.startsWith("..") ? file : rel);
 }

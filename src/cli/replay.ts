@@ -1,18 +1,16 @@
 /** `theway-context replay`: what every model call of a session costs, cached and uncached. */
-import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
-import { findSessionLogs } from "../log/files.js";
 import { formatSession, formatSummary } from "../replay/format.js";
 import { replayAll } from "../replay/pool.js";
 import { DEFAULT_PRICES_FILE, readPrices } from "../replay/prices.js";
 import type { ReplaySide } from "../replay/replay.js";
 import { summarize } from "../replay/summary.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { TemplateRegistry } from "../templates/registry.js";
 import { escapeControl } from "../text/terminal.js";
 import { TOKENIZER_NAMES } from "../text/tokenizer.js";
+import { checkSide, displayPath, isDirectory, sessionFiles } from "./corpus.js";
 import {
 	choiceOption,
 	defineCommand,
@@ -152,31 +150,4 @@ function vsSide(arg: string, templates: string, cwd: string): ReplaySide {
 	}
 	if (isDirectory(path) && !/^v\d+$/.test(arg)) return { templates: path, label: arg };
 	return { templates, version: arg };
-}
-
-/** The set a side names (or its folder's newest) built once here: a broken one stops the replay before any session is read. */
-async function checkSide(side: ReplaySide): Promise<void> {
-	const registry = new TemplateRegistry(side.templates);
-	await registry.ready();
-	registry.get(side.version);
-}
-
-/** A session file, or every `.jsonl` under a folder (sorted). */
-function sessionFiles(path: string): string[] {
-	if (!existsSync(path)) throw new ContextError("io", "no such file or folder", { file: path });
-	if (!isDirectory(path)) return [path];
-	const out = findSessionLogs(path);
-	if (out.length === 0)
-		throw new ContextError("io", "no .jsonl session in this folder", { file: path });
-	return out;
-}
-
-function isDirectory(path: string): boolean {
-	return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-}
-
-/** Paths under the working directory are shown relative to it. */
-function displayPath(file: string, cwd: string): string {
-	const rel = relative(cwd, file);
-	return escapeControl(rel.startsWith("..") ? file : rel);
 }

@@ -1,0 +1,42 @@
+/**
+ * What the corpus commands (`diff`, `replay`) share: the session files a
+ * path names, a side's template set built once before any session is read,
+ * and paths shown relative to the working directory.
+ */
+import { existsSync, statSync } from "node:fs";
+import { relative } from "node:path";
+import { ContextError } from "../errors.js";
+import { findSessionLogs } from "../log/files.js";
+import { TemplateRegistry } from "../templates/registry.js";
+import { escapeControl } from "../text/terminal.js";
+
+/**
+ * The set a side names (or its folder's newest) built once here: a broken
+ * one stops the command with its error, before any session is read, instead
+ * of failing every session alike. (A session may still pin another set.)
+ */
+export async function checkSide(side: { templates: string; version?: string }): Promise<void> {
+	const registry = new TemplateRegistry(side.templates);
+	await registry.ready();
+	registry.get(side.version);
+}
+
+/** A session file, or every `.jsonl` under a folder (sorted). */
+export function sessionFiles(path: string): string[] {
+	if (!existsSync(path)) throw new ContextError("io", "no such file or folder", { file: path });
+	if (!isDirectory(path)) return [path];
+	const out = findSessionLogs(path);
+	if (out.length === 0)
+		throw new ContextError("io", "no .jsonl session in this folder", { file: path });
+	return out;
+}
+
+export function isDirectory(path: string): boolean {
+	return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/** Paths under the working directory are shown relative to it. */
+export function displayPath(file: string, cwd: string): string {
+	const rel = relative(cwd, file);
+	return escapeControl(rel.startsWith("..") ? file : rel);
+}
