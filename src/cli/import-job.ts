@@ -69,3 +69,8 @@ export function runImportJob(job: ImportJob): ImportOutcome {
 		return { file: job.file, warnings: [], counts: {}, error: error.toDiagnostic() };
 	}
 }
+
+/** The work of `import` on one file, for the corpus pool (every thread the same). */
+export function createTask(_init: null): (job: ImportJob) => ImportOutcome {
+	return runImportJob;
+}

@@ -2,14 +2,23 @@
 import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type RecordCount, sumCounts } from "../import/accounting.js";
 import { FORMATS } from "../import/convert.js";
 import { findSessionLogs } from "../log/files.js";
-import { escapeControl } from "../text/terminal.js";
-import type { ImportJob, ImportOutcome } from "./import-job.js";
-import { importAll } from "./import-pool.js";
+import { createTask, type ImportJob, type ImportOutcome } from "./import-job.js";
 import { choiceOption, defineCommand, HELP_OPTION, printDiagnostic } from "./io.js";
+import { runPool } from "./pool.js";
 import { usageError } from "./usage.js";
+
+export { createTask } from "./import-job.js";
+
+/** The command's bundle when built (it exports the task, and starts faster), else the task's own module. */
+const BUNDLE = new URL("./import.cjs", import.meta.url);
+const TASK = {
+	module: existsSync(fileURLToPath(BUNDLE)) ? BUNDLE : new URL("./import-job.js", import.meta.url),
+	create: createTask,
+};
 
 export const IMPORT_USAGE = `Usage: theway-context import <file|DIR>... [options]
 
@@ -84,11 +93,14 @@ export const importCommand = defineCommand(
 			strict: values.strict === true,
 		}));
 		const tty = io.stderrIsTTY === true && jobs.length > 1;
-		const outcomes = await importAll(jobs, threads, (done, outcome) => {
-			if (tty)
-				io.stderr(
-					`\rimport: ${done}/${jobs.length} ${escapeControl(basename(outcome.file)).slice(0, 60).padEnd(60)}`,
-				);
+		const outcomes = await runPool(TASK, jobs, {
+			init: null,
+			jobs: threads,
+			progress: (done, total) => {
+				if (tty) io.stderr(`\rimport: ${done}/${total} files`);
+			},
+			// A file is a session: worth a thread from a few files on.
+			minItemsPerThread: 8,
 		});
 		if (tty) io.stderr("\n");
 		for (const o of outcomes) {

@@ -1,9 +1,11 @@
 /** `theway-context replay`: what every model call of a session costs, cached and uncached. */
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { ContextError } from "../errors.js";
 import { formatSession, formatSummary } from "../replay/format.js";
-import { replayAll } from "../replay/pool.js";
+import { createTask, type ReplayInit } from "../replay/pool.js";
 import { DEFAULT_PRICES_FILE, readPrices } from "../replay/prices.js";
 import type { ReplaySide } from "../replay/replay.js";
 import { summarize } from "../replay/summary.js";
@@ -19,7 +21,19 @@ import {
 	printJson,
 	templatesOption,
 } from "./io.js";
+import { runPool } from "./pool.js";
 import { usageError } from "./usage.js";
+
+export { createTask } from "../replay/pool.js";
+
+/** The command's bundle when built (it exports the task, and starts faster), else the task's own module. */
+const BUNDLE = new URL("./replay.cjs", import.meta.url);
+const TASK = {
+	module: existsSync(fileURLToPath(BUNDLE))
+		? BUNDLE
+		: new URL("../replay/pool.js", import.meta.url),
+	create: createTask,
+};
 
 /** `replay --help`. */
 export const REPLAY_USAGE = `Usage: theway-context replay <session.jsonl|DIR>... [options]
@@ -96,18 +110,18 @@ export const replayCommand = defineCommand(
 			io.stderrIsTTY === true && files.length > 1
 				? (done: number) => io.stderr(`\rreplay: ${done}/${files.length} sessions`)
 				: undefined;
-		const results = await replayAll(
-			files,
-			{
-				side,
-				...(vs === undefined ? {} : { vs }),
-				tokenizer,
-				prices,
-				strict: values.strict === true,
-			},
+		const init: ReplayInit = {
+			side,
+			...(vs === undefined ? {} : { vs }),
+			tokenizer,
+			prices,
+			strict: values.strict === true,
+		};
+		const results = await runPool(TASK, files, {
+			init,
 			jobs,
-			progress,
-		);
+			...(progress === undefined ? {} : { progress }),
+		});
 		if (progress !== undefined) io.stderr("\r\u001b[K");
 		for (const r of results) r.file = displayPath(r.file, io.cwd);
 		if (values.quiet !== true) {
