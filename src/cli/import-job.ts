@@ -3,12 +3,15 @@
  * the log where it was asked for. Every expected failure comes back as a
  * located diagnostic, never thrown, so a folder run goes on with the others.
  */
+
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
 import type { RecordCounts, SourceFormat } from "../import/accounting.js";
 import { importSession } from "../import/convert.js";
 import { ioError } from "../log/read.js";
+import { ContextService } from "../service.js";
+import { compileTemplateSet } from "../templates/compile.js";
 
 /** What to do with one source file. */
 export interface ImportJob {
@@ -40,7 +43,13 @@ export function runImportJob(job: ImportJob): ImportOutcome {
 		} catch (error) {
 			throw ioError(job.file, error, "cannot read the source");
 		}
-		const result = importSession(bytes, job.file, { from: job.from });
+		const imported = importSession(bytes, job.file, { from: job.from });
+		// A log already in our format passes as it is, read as every command reads it:
+		// what a tolerant read skips or repairs is warned, and --strict refuses it.
+		const result =
+			imported.format === "theway"
+				? { ...imported, warnings: ownFormatWarnings(job.file, job.strict) }
+				: imported;
 		if (job.strict && result.warnings.length > 0) {
 			const first = result.warnings[0] as Diagnostic;
 			throw new ContextError(
@@ -73,4 +82,12 @@ export function runImportJob(job: ImportJob): ImportOutcome {
 /** The work of `import` on one file, for the corpus pool (every thread the same). */
 export function createTask(_init: null): (job: ImportJob) => ImportOutcome {
 	return runImportJob;
+}
+
+/** The warnings of a log in our own format, read as `render` reads it (throws under `strict`). */
+function ownFormatWarnings(file: string, strict: boolean): Diagnostic[] {
+	const service = new ContextService({ strict, compiler: compileTemplateSet });
+	return service
+		.loadSync(file, { virtualize: false })
+		.meta.diagnostics.filter((d) => d.severity === "warning");
 }

@@ -61,6 +61,8 @@ interface Source {
 	name: string;
 	/** The folder the file was found in (or given from). */
 	root: string;
+	/** Whether it was found in a folder given (whose whole tree is the source's). */
+	inFolder: boolean;
 }
 
 export const importCommand = defineCommand(
@@ -119,15 +121,26 @@ function isDir(path: string): boolean {
 
 /** The files a positional names: itself, or every .jsonl file under it. */
 function sourcesOf(path: string): Source[] {
-	if (!isDir(path)) return [{ file: path, name: basename(path), root: dirname(path) }];
-	return findSessionLogs(path).map((file) => ({ file, name: relative(path, file), root: path }));
+	if (!isDir(path))
+		return [{ file: path, name: basename(path), root: dirname(path), inFolder: false }];
+	return findSessionLogs(path).map((file) => ({
+		file,
+		name: relative(path, file),
+		root: path,
+		inFolder: true,
+	}));
 }
 
-/** An output inside (or next to) a source is refused: the import never writes where it reads. */
+/**
+ * An output next to a source file, or inside a source folder, is refused:
+ * the import never writes where it reads (a folder below a source file's
+ * own is not where it reads).
+ */
 function refuseInsideSource(out: string, sources: readonly Source[], single: boolean): void {
 	const target = single && !isDir(out) ? dirname(out) : out;
 	for (const s of sources) {
-		if (target === s.root || target.startsWith(`${s.root}${sep}`)) {
+		const inside = s.inFolder && target.startsWith(`${s.root}${sep}`);
+		if (target === s.root || inside) {
 			throw usageError(
 				`--out ${out} is inside the folder of the source ${s.file}: write the logs elsewhere`,
 				IMPORT_USAGE,

@@ -21,7 +21,8 @@ Usage:
   theway-context serve --stdio                           a sidecar: JSON-RPC 2.0 over stdin/stdout
   theway-context lsp --stdio                             a language server for editing templates
   theway-context new-set [--templates DIR]               copy the newest template set to the next version
-  theway-context <command> --help                        help for one command
+  theway-context <command> --help                        help for one command (or: help <command>)
+  theway-context --version                               the package's name and version
 
 Exit codes: 0 success, 1 bad input, 2 wrong usage, 70 internal error.
 `;
@@ -50,9 +51,17 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 export async function main(argv: readonly string[], io: Io): Promise<number> {
 	const [command, ...rest] = argv;
 	try {
+		if (command === "help" && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0])) {
+			return await (await (COMMANDS[rest[0]] as () => Promise<Command>)())(["--help"], io);
+		}
 		if (command === undefined || command === "--help" || command === "-h" || command === "help") {
 			(command === undefined ? io.stderr : io.stdout)(MAIN_USAGE);
 			return command === undefined ? 2 : 0;
+		}
+		if (command === "--version" || command === "-v") {
+			const { packageVersion } = await import("./version.js");
+			io.stdout(`${packageVersion()}\n`);
+			return 0;
 		}
 		const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
 		if (load === undefined) {

@@ -128,7 +128,7 @@ export const replayCommand = defineCommand(
 			for (const r of results) for (const d of r.notes.diagnostics) printDiagnostic(io, d);
 		}
 		const summary = summarize(results);
-		for (const model of summary.unpriced) {
+		for (const model of values.quiet === true ? [] : summary.unpriced) {
 			io.stderr(
 				`replay: no price for model ${JSON.stringify(escapeControl(model))} in ${escapeControl(prices.file)}: its calls' cost is null (give a table with --prices)\n`,
 			);

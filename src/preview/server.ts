@@ -12,7 +12,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContextError } from "../errors.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
-import { templateTargets, Watcher } from "../templates/watch.js";
+import { DEBOUNCE_MS, templateTargets, Watcher } from "../templates/watch.js";
 import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
 import { EventHub } from "./events.js";
 import type { ReplaySource } from "./replay-view.js";
@@ -85,6 +85,8 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 			workspace.refresh();
 			hub.broadcast({ generation: workspace.generation, what: "templates" });
 		},
+		DEBOUNCE_MS,
+		false, // the server keeps the process alive, not the watches
 	);
 	const sessions = new Watcher(
 		() => sessionTargets(catalog),
@@ -103,6 +105,8 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 				});
 			}
 		},
+		DEBOUNCE_MS,
+		false,
 	);
 
 	await new Promise<void>((resolvePromise, reject) => {

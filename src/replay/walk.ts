@@ -9,6 +9,7 @@
  * adds, not of the whole branch.
  */
 import type { Diagnostic } from "../errors.js";
+import { readForeign } from "../import/foreign.js";
 import { Kind } from "../log/kinds.js";
 import { OpenLog } from "../log/open-log.js";
 import type { Header } from "../log/schema.js";
@@ -79,11 +80,11 @@ export class SessionWalk {
 
 	constructor(file: string, options: { strict?: boolean } = {}) {
 		const strict = options.strict === true;
-		this.log = new OpenLog(
-			file,
-			(entries, name) => new SessionTree(entries, name, strict),
-			options.strict === undefined ? {} : { strict },
-		);
+		// Claude Code and Codex files are read as every command reads them: converted in memory.
+		this.log = new OpenLog(file, (entries, name) => new SessionTree(entries, name, strict), {
+			foreign: readForeign,
+			...(options.strict === undefined ? {} : { strict }),
+		});
 		this.log.readSync();
 		this.answers = assistantsOnBranch(this.log.sink);
 	}

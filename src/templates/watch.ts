@@ -29,11 +29,16 @@ export class Watcher {
 	private pending = new Set<string>();
 	private closed = false;
 
-	/** `targets` is asked again after every batch of changes. */
+	/**
+	 * `targets` is asked again after every batch of changes. `persistent`:
+	 * whether the watches alone keep the process alive (`build --watch`; the
+	 * preview's server does that itself).
+	 */
 	constructor(
 		private readonly targets: () => readonly WatchTarget[],
 		private readonly onChange: (paths: string[]) => void,
 		private readonly debounceMs = DEBOUNCE_MS,
+		private readonly persistent = true,
 	) {
 		this.arm();
 	}
@@ -59,7 +64,7 @@ export class Watcher {
 			if (this.watchers.has(target.dir)) continue;
 			let watcher: FSWatcher;
 			try {
-				watcher = watch(target.dir, { persistent: false });
+				watcher = watch(target.dir, { persistent: this.persistent });
 			} catch {
 				continue; // a folder that cannot be watched (gone, or no permission) only loses liveness
 			}

@@ -3,6 +3,7 @@
  * `render`, exit codes 1 (bad input, located on stderr) and 2 (wrong usage,
  * usage on stderr), help, and lenient salvage.
  */
+import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonText } from "../../src/text/json-writer.js";
@@ -312,5 +313,17 @@ describe("errors on a terminal", () => {
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain("bad\\x1b[2J\\x9b");
 		expect(hasRawControl(result.stderr)).toBe(false);
+	});
+});
+
+describe("--version and help <command>", () => {
+	it("prints the package's name and version, and one command's help", async () => {
+		const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+		const version = await runCli(["--version"]);
+		expect(version.code).toBe(0);
+		expect(version.stdout).toBe(`${pkg.name} ${pkg.version}\n`);
+		const help = await runCli(["help", "render"]);
+		expect(help.code).toBe(0);
+		expect(help.stdout).toBe((await runCli(["render", "--help"])).stdout);
 	});
 });

@@ -67,6 +67,14 @@ describe("import command", () => {
 			join(src, "x.jsonl"),
 		]);
 		expect(next.code).toBe(2);
+		// A folder below a source file's own is not where it reads.
+		const below = await runCli([
+			"import",
+			join(src, "cc-tree.jsonl"),
+			"--out",
+			join(src, "converted", "x.jsonl"),
+		]);
+		expect(below.code, below.stderr).toBe(0);
 		const several = await runCli(["import", src]);
 		expect(several.code).toBe(2);
 		expect(several.stderr).toMatch(/several sessions need --out DIR/);
@@ -91,5 +99,29 @@ describe("import command", () => {
 		const own = join(import.meta.dirname, "../fixtures/examples/1-normal.jsonl");
 		const result = await runCli(["import", own]);
 		expect(result.stdout).toBe(readFileSync(own, "utf8"));
+	});
+});
+
+describe("import of a log already in our format", () => {
+	it("passes it as it is, warning what a read skips, and refuses it under --strict", async () => {
+		const dir = tempDir("theway-import-own-");
+		const log = join(dir, "own.jsonl");
+		const header = { type: "session", version: 3, id: "s", timestamp: "t", cwd: "/w" };
+		const entry = {
+			type: "message",
+			id: "u1",
+			parentId: null,
+			timestamp: "t",
+			message: { role: "user", content: "hi", timestamp: 1 },
+		};
+		writeFileSync(log, `${JSON.stringify(header)}\ngarbage\n${JSON.stringify(entry)}\n`);
+		const out = join(tempDir("theway-import-out-"), "own.jsonl");
+		const lenient = await runCli(["import", log, "--out", out]);
+		expect(lenient.code, lenient.stderr).toBe(0);
+		expect(lenient.stderr).toMatch(/own\.jsonl:2/);
+		expect(readFileSync(out, "utf8")).toBe(readFileSync(log, "utf8"));
+		const strict = await runCli(["import", log, "--out", join(dir, "..", "x.jsonl"), "--strict"]);
+		expect(strict.code).toBe(1);
+		expect(strict.stderr).toMatch(/own\.jsonl:2/);
 	});
 });

@@ -105,3 +105,14 @@ describe("the prefix rule", () => {
 		expect(r.vs?.change.cachedTokens).toBe(delta * (vs.length - 1));
 	});
 });
+
+describe("replay of other agents' sessions", () => {
+	it("reads a Claude Code and a Codex file directly, as every command does", () => {
+		const dir = join(import.meta.dirname, "../fixtures/import");
+		for (const name of ["cc-parallel-calls.jsonl", "codex-tools.jsonl"]) {
+			const result = replay(join(dir, name), BUNDLED);
+			expect(result.calls.length, name).toBeGreaterThan(0);
+			expect(result.calls.every((c) => c.contextTokens > 0)).toBe(true);
+		}
+	});
+});
