@@ -232,7 +232,9 @@ export async function libraryReference(index: string): Promise<string> {
 
 /** The generated pages, by path under `docs/reference/`. */
 export async function references(index: string): Promise<Map<string, string>> {
+	const protocol = index.replace(/index\.ts$/, "serve/protocol.ts");
 	return new Map([
+		["sidecar.md", await sidecarReference(protocol)],
 		["cli.md", await cliReference()],
 		["view-model.md", viewModelReference()],
 		["errors.md", errorCodesReference()],
@@ -285,4 +287,83 @@ export function updateExamples(
 		i = open;
 	}
 	return { text: lines.join("\n"), examples, drifted };
+}
+
+/**
+ * `docs/reference/sidecar.md`: every method of the sidecar with its params
+ * (from the protocol's own schema, `METHODS`, and the documentation of
+ * `LoadParams`) and every error code (from `RpcCode` and its documentation),
+ * read from `protocol` (the path of `src/serve/protocol.ts`).
+ */
+export async function sidecarReference(protocol: string): Promise<string> {
+	const { METHODS, PROTOCOL_VERSION, RpcCode } = await import("../serve/protocol.js");
+	const ts = (await import("typescript")).default;
+	const source = ts.createSourceFile(
+		protocol,
+		readFileSync(protocol, "utf8"),
+		ts.ScriptTarget.ES2022,
+		true,
+	);
+	/** The doc comment of each member of `container` (an interface or an object literal), by name. */
+	const docs = (container: string) => {
+		const out = new Map<string, string>();
+		const visit = (node: import("typescript").Node) => {
+			const named =
+				(ts.isInterfaceDeclaration(node) && node.name.text === container) ||
+				(ts.isVariableDeclaration(node) &&
+					ts.isIdentifier(node.name) &&
+					node.name.text === container);
+			if (named) {
+				node.forEachChild(function member(child: import("typescript").Node) {
+					if ((ts.isPropertySignature(child) || ts.isPropertyAssignment(child)) && child.name) {
+						const text = ts
+							.getJSDocCommentsAndTags(child)
+							.map((d) => (typeof d.comment === "string" ? d.comment : ""))
+							.join(" ")
+							.replace(/\s+/g, " ")
+							.trim();
+						out.set(child.name.getText(source), text);
+					}
+					child.forEachChild(member);
+				});
+			}
+			node.forEachChild(visit);
+		};
+		visit(source);
+		return out;
+	};
+	const loadDocs = docs("LoadParams");
+	const codeDocs = docs("RpcCode");
+	const kinds: Record<string, string> = {
+		string: "string",
+		strings: "array of string",
+		format: '"llm" | "agent"',
+		boolean: "boolean",
+	};
+	const parts = [
+		"# Sidecar protocol reference",
+		"",
+		`Generated from the protocol's own schema (\`src/serve/protocol.ts\`, \`npm run docs\`). JSON-RPC 2.0, one object per line on stdin and stdout; protocol version ${PROTOCOL_VERSION}. [sidecar.md](../sidecar.md) explains each method's reply.`,
+		"",
+		"## Methods",
+	];
+	for (const [method, spec] of Object.entries(METHODS)) {
+		parts.push("", `### ${method}`, "");
+		const params = Object.entries(spec.params as Record<string, string>);
+		if (params.length === 0) {
+			parts.push("No params.");
+			continue;
+		}
+		parts.push("| param | type | required | what it is |", "| --- | --- | --- | --- |");
+		for (const [name, kind] of params) {
+			const required = (spec.required as readonly string[]).includes(name) ? "yes" : "";
+			const doc = loadDocs.get(name) ?? ""; // a param means what it means for load
+			parts.push(`| \`${name}\` | ${cell(kinds[kind] ?? kind)} | ${required} | ${cell(doc)} |`);
+		}
+	}
+	parts.push("", "## Error codes", "", "| code | name | when |", "| --- | --- | --- |");
+	for (const [name, code] of Object.entries(RpcCode)) {
+		parts.push(`| ${code} | ${name} | ${cell(codeDocs.get(name) ?? "")} |`);
+	}
+	return `${parts.join("\n")}\n`;
 }

@@ -12,7 +12,9 @@ export const RpcCode = {
 	ParseError: -32700,
 	/** JSON, but not a request (or a line over the size limit). */
 	InvalidRequest: -32600,
+	/** A method the sidecar does not have. */
 	MethodNotFound: -32601,
+	/** Bad params: a missing or empty `path`, a wrong type, an unknown name. */
 	InvalidParams: -32602,
 	/** A bug: the stack went to stderr. */
 	InternalError: -32603,
@@ -150,13 +152,21 @@ const EXPECTED: Record<Kind, string> = {
 
 /** The params of `load` (`path` required). */
 export interface LoadParams {
+	/** The session log (a theway or pi log, or a Claude Code or Codex file). */
 	path: string;
+	/** End the branch at this entry id instead of the latest entry. */
 	leaf?: string;
+	/** The tool inventory (default: the session's tools metadata). */
 	tools?: string[];
+	/** The memory text (default: the session's memory metadata). */
 	memory?: string;
+	/** The working directory (default: the metadata, then the header). */
 	cwd?: string;
+	/** Render with this template set, whatever the session pins. */
 	templateVersion?: string;
+	/** The cursor of an earlier reply for this path: only the new messages come back. */
 	since?: string;
+	/** `llm` (default): provider-ready, as `render --format llm`; `agent`: the messages as stored. */
 	format?: Format;
 	/** false: every tool result whole, none as a stub (default true). */
 	virtualize?: boolean;

@@ -14,6 +14,7 @@ import {
 	libraryReference,
 	optionDrift,
 	references,
+	sidecarReference,
 	undescribedFields,
 	updateExamples,
 } from "../../src/cli/reference.js";
@@ -48,6 +49,14 @@ describe("the generated references", () => {
 	it("describe every view-model field a template can use (descriptions live in the schema)", () => {
 		expect(undescribedFields()).toEqual([]);
 	});
+
+	it("document every param of load and every error code of the sidecar", async () => {
+		const page = await sidecarReference(join(ROOT, "src/serve/protocol.ts"));
+		const rows = page.split("\n").filter((l) => /^\| (`|-)/.test(l));
+		expect(rows.length).toBeGreaterThan(10);
+		const undocumented = rows.filter((l) => /\| {2}\|$|\| {2}\|$/.test(l) || l.endsWith("|  |"));
+		expect(undocumented).toEqual([]);
+	}, 60_000);
 
 	it("give every export of the library its documentation", async () => {
 		const page = await libraryReference(INDEX);
