@@ -8,6 +8,7 @@
  */
 import { escapeControl, paint } from "../text/terminal.js";
 import type { SessionDiff } from "./compare.js";
+import { coloredDiff } from "./diff-report.js";
 
 /** Sessions named in a group's heading before "and N more". */
 export const NAMED_SESSIONS = 3;
@@ -75,20 +76,7 @@ export function formatGroups(groups: readonly HunkGroup[], color: boolean): stri
 				`═══ ${what}: ${tokens}, in ${sessions.length} session${sessions.length === 1 ? "" : "s"}${times}: ${names}`,
 			),
 		);
-		out.push(
-			escapeControl(g.diff)
-				.split("\n")
-				.map((line) =>
-					line.startsWith("@@")
-						? c.cyan(line)
-						: line.startsWith("-")
-							? c.red(line)
-							: line.startsWith("+")
-								? c.green(line)
-								: line,
-				)
-				.join("\n"),
-		);
+		out.push(coloredDiff(g.diff, c));
 		out.push("");
 	}
 	return out.length === 0 ? "" : `${out.join("\n")}\n`;

@@ -72,20 +72,7 @@ export function formatSessionDiff(result: SessionDiff, color: boolean): string {
 				`──── ${part.section}: ${part.tokensFrom} → ${part.tokensTo} tokens (${signed(part.tokensTo - part.tokensFrom)})`,
 			),
 		);
-		out.push(
-			escapeControl(part.diff)
-				.split("\n")
-				.map((line) =>
-					line.startsWith("@@")
-						? c.cyan(line)
-						: line.startsWith("-")
-							? c.red(line)
-							: line.startsWith("+")
-								? c.green(line)
-								: line,
-				)
-				.join("\n"),
-		);
+		out.push(coloredDiff(part.diff, c));
 	}
 	return `${out.join("\n")}\n\n`;
 }
@@ -110,4 +97,20 @@ export function formatSummary(summary: DiffSummary): string {
 
 function savingsText(s: Savings): string {
 	return `${s.results} (${s.saved.toLocaleString("en-US")} o200k tokens saved)`;
+}
+
+/** A unified diff for a terminal: control characters escaped, hunk heads, removals and additions coloured. */
+export function coloredDiff(diff: string, c: ReturnType<typeof paint>): string {
+	return escapeControl(diff)
+		.split("\n")
+		.map((line) =>
+			line.startsWith("@@")
+				? c.cyan(line)
+				: line.startsWith("-")
+					? c.red(line)
+					: line.startsWith("+")
+						? c.green(line)
+						: line,
+		)
+		.join("\n");
 }
