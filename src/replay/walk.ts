@@ -15,6 +15,7 @@ import { OpenLog } from "../log/open-log.js";
 import type { Header } from "../log/schema.js";
 import { listOf, StubCache, type VirtualizedResult, virtualizeMessages } from "../render/stubs.js";
 import { renderSystemPrompt } from "../render/system-prompt.js";
+import { PRODUCES_MESSAGE } from "../session/entry-messages.js";
 import { freezeMessage } from "../session/freeze.js";
 import type { ContextMessage } from "../session/messages.js";
 import { projectBranch } from "../session/project.js";
@@ -60,14 +61,6 @@ interface Context {
 	listed: VirtualizedResult[];
 	stubbed: Map<number, VirtualizedResult>;
 }
-
-/** The kinds of entries that put a message in the context. */
-const PRODUCES_MESSAGE = new Set<number>([
-	Kind.Message,
-	Kind.BranchSummary,
-	Kind.CustomMessage,
-	Kind.CompactContext,
-]);
 
 /** A session log read once, to be walked call by call under one or more sets. */
 export class SessionWalk {
