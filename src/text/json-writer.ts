@@ -1,18 +1,20 @@
 /**
  * JSON text of any value, without recursion: a message nested 100,000 deep
- * prints like any other, and no output is ever built as one string (chunks
- * go to a writer), so its size is bounded by the output, not by the largest
- * string the runtime holds. The text equals `JSON.stringify(value, null,
+ * prints like any other, and an output longer than the longest string the
+ * runtime holds is written in chunks (to a writer), so its size is bounded by
+ * the output, not by that limit. The text equals `JSON.stringify(value, null,
  * indent)` for every JSON value nested less than `indentDepth` deep (64);
  * deeper, the text goes on compact, since indenting every level of a value
  * nested 100,000 deep would take billions of spaces. A cycle prints as
  * `"[Circular]"`, and a value past `maxDepth` as {@link DEPTH_CUT}.
  *
- * Most values are neither deep nor cyclic: each container below the top two
- * levels is first written by `JSON.stringify` whole (native, many times
- * faster than walking it here), and walked here only when that fails (a
- * cycle, a BigInt, a stack overflow, a string too long) or would differ (a
- * value nested past `indentDepth`), and then so are all its descendants.
+ * Most values are neither deep nor cyclic: the whole value is first written
+ * by `JSON.stringify` (native, many times faster than walking it here), in
+ * one chunk. When that fails (a cycle, a BigInt, a stack overflow, a text
+ * longer than a string can be) or would differ (a value nested past
+ * `indentDepth`), the value is walked here, and each container below the top
+ * two levels is again tried with `JSON.stringify` alone, and walked only
+ * when that fails too, and then so are all its descendants.
  */
 
 export interface JsonWriteOptions {
@@ -142,6 +144,11 @@ export function writeJson(value: unknown, options: JsonWriteOptions): void {
 		return text.slice(head, text.length - tail);
 	};
 
+	const whole = value !== null && typeof value === "object" ? native(value, 0) : undefined;
+	if (whole !== undefined) {
+		options.write(whole);
+		return;
+	}
 	start(value, "", true);
 	while (stack.length > 0) {
 		const frame = stack[stack.length - 1] as Frame;

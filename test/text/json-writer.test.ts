@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonText } from "../../src/text/json-writer.js";
+import { jsonText, writeJson } from "../../src/text/json-writer.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 
@@ -95,6 +95,25 @@ describe("writeJson", () => {
 		expect(text.length).toBeGreaterThan(100_000 * 6);
 		expect(text.startsWith('{"a":[[{"a":[{"a":[{"a":[')).toBe(true);
 		expect(text.endsWith(',1],"b":[]},1]]}')).toBe(true);
+	});
+
+	it("writes a value JSON.stringify takes in one chunk, and one it refuses in bounded chunks", () => {
+		const messages = Array.from({ length: 2000 }, (_, i) => ({
+			role: "user",
+			text: "x".repeat(200 + i),
+		}));
+		const chunks = (value: unknown) => {
+			const out: string[] = [];
+			writeJson(value, { indent: 2, write: (chunk) => out.push(chunk) });
+			return out;
+		};
+		const whole = chunks({ messages });
+		expect(whole).toEqual([JSON.stringify({ messages }, null, 2)]);
+		// A BigInt in the last message: the value is walked, each message still written natively.
+		const refused = chunks({ messages: [...messages, { n: 1n }] });
+		expect(refused.length).toBeGreaterThan(10);
+		expect(Math.max(...refused.map((c) => c.length))).toBeLessThan(2 * 65_536 + 5_000);
+		expect(refused.join("")).toBe(JSON.stringify({ messages: [...messages, { n: "1" }] }, null, 2));
 	});
 
 	it("calls toJSON with the member's key, as JSON.stringify does", () => {
