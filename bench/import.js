@@ -1,10 +1,11 @@
 /**
- * What importing costs, measured side by side (run on its own:
- * `npm run build && node bench/import.js`, not part of `npm run bench`):
- *  1. one import of a large generated Claude Code transcript and of a large
- *     Codex rollout against `render` of the same session (its imported log),
- *     in one process, interleaved rounds. Target: import ≤ 1.5× render.
- *     Reading the source directly (converted in memory) is shown too.
+ * What importing costs, measured side by side (part of `npm run bench`;
+ * on its own: `npm run build && node bench/import.js`):
+ *  1. `theway-context import` of a large generated Claude Code transcript
+ *     and of a large Codex rollout against `render --format llm` of the same
+ *     source and of the log the import wrote, as whole processes in
+ *     interleaved rounds. Target: import ≤ 1.5× the render of its log (the
+ *     stricter of the two: the render of a source converts it too).
  *  2. `theway-context import` of a folder of 1,000 generated sessions on all
  *     cores against the same with `--jobs 1`, as whole processes.
  * Sources are written deterministically to a temporary folder, removed after.
@@ -15,7 +16,6 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { importSession } from "../dist/import/convert.js";
-import { ContextService } from "../dist/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/cli/bin.cjs");
@@ -136,38 +136,47 @@ export function codexRollout(turns) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const ms = (fn) => {
-	const s = process.hrtime.bigint();
-	fn();
-	return Number(process.hrtime.bigint() - s) / 1e6;
-};
 
+/** Runs the CLI with `args`; its wall-clock ms (throws on a failure). */
+function cli(args) {
+	const s = process.hrtime.bigint();
+	const r = spawnSync(process.execPath, [CLI, ...args], {
+		stdio: ["ignore", "ignore", "pipe"],
+		maxBuffer: 1 << 28,
+	});
+	const took = Number(process.hrtime.bigint() - s) / 1e6;
+	if (r.status !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
+	return took;
+}
+
+/**
+ * One source, as whole processes in interleaved rounds: `import` of it,
+ * `render --format llm` of the same source (read directly), and the same
+ * render of the log the import wrote.
+ */
 function single(dir, name, text, rounds) {
-	const source = join(dir, `${name}.jsonl`);
+	const source = join(dir, "sources", `${name}.jsonl`);
 	const log = join(dir, `${name}.theway.jsonl`);
+	mkdirSync(join(dir, "sources"), { recursive: true });
 	writeFileSync(source, text);
 	writeFileSync(log, importSession(readFileSync(source), source).text);
-	const t = { import: [], render: [], direct: [] };
+	const out = join(dir, `${name}.out.jsonl`);
+	const t = { import: [], source: [], log: [] };
 	for (let r = 0; r < rounds + 1; r++) {
-		const imp = ms(() => importSession(readFileSync(source), source));
-		const ren = ms(() => {
-			const s = new ContextService();
-			s.convertToLlm(s.loadSync(log));
-		});
-		const dir2 = ms(() => {
-			const s = new ContextService();
-			s.convertToLlm(s.loadSync(source));
-		});
+		const imp = cli(["import", source, "--out", out, "--quiet"]);
+		const src = cli(["render", source, "--format", "llm", "--quiet"]);
+		const ren = cli(["render", log, "--format", "llm", "--quiet"]);
 		if (r > 0) {
 			t.import.push(imp);
-			t.render.push(ren);
-			t.direct.push(dir2);
+			t.source.push(src);
+			t.log.push(ren);
 		}
 	}
-	const ratio = median(t.import) / median(t.render);
+	const [imp, src, ren] = [median(t.import), median(t.source), median(t.log)];
+	const ratio = imp / ren;
 	const mb = (Buffer.byteLength(text) / 1e6).toFixed(1);
 	console.log(
-		`${name} (${mb} MB): import ${median(t.import).toFixed(0)} ms, render of the imported log ${median(t.render).toFixed(0)} ms → ${ratio.toFixed(2)}× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "ok" : "MISSED"}); render of the source directly ${median(t.direct).toFixed(0)} ms`,
+		`${name} (${mb} MB), processes: import ${imp.toFixed(0)} ms; render of the same source ${src.toFixed(0)} ms (${(imp / src).toFixed(2)}×); render of the log it wrote ${ren.toFixed(0)} ms (${ratio.toFixed(2)}×, target ≤ ${TARGET}×: ${ratio <= TARGET ? "ok" : "MISSED"})`,
 	);
 }
 

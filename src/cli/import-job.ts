@@ -11,7 +11,6 @@ import type { RecordCounts, SourceFormat } from "../import/accounting.js";
 import { importSession } from "../import/convert.js";
 import { ioError } from "../log/read.js";
 import { ContextService } from "../service.js";
-import { compileTemplateSet } from "../templates/compile.js";
 
 /** What to do with one source file. */
 export interface ImportJob {
@@ -84,9 +83,13 @@ export function createTask(_init: null): (job: ImportJob) => ImportOutcome {
 	return runImportJob;
 }
 
-/** The warnings of a log in our own format, read as `render` reads it (throws under `strict`). */
+/**
+ * The warnings of a log in our own format, read as `render` reads it (throws
+ * under `strict`), with the package's precompiled sets: an import never
+ * loads the template compiler.
+ */
 function ownFormatWarnings(file: string, strict: boolean): Diagnostic[] {
-	const service = new ContextService({ strict, compiler: compileTemplateSet });
+	const service = new ContextService({ strict });
 	return service
 		.loadSync(file, { virtualize: false })
 		.meta.diagnostics.filter((d) => d.severity === "warning");

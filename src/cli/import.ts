@@ -36,7 +36,8 @@ Options:
   --from FORMAT            auto (default: told from the records), claude-code, codex, theway
   --out FILE|DIR           where to write: one source file may go to FILE (default:
                            standard output); several files or a folder need a DIR
-                           (required then), never inside a source's folder
+                           (required then), never inside a source's folder; an
+                           existing folder or a trailing / names a DIR
   --strict                 refuse a source any of whose records could not be
                            imported as they are (by default: skipped, with a warning)
   --jobs N                 worker threads (default: one per core)
@@ -82,11 +83,12 @@ export const importCommand = defineCommand(
 		const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
 		if (out === undefined && !single)
 			throw usageError("several sessions need --out DIR", IMPORT_USAGE);
-		if (out !== undefined) refuseInsideSource(out, sources, single);
-		const targets =
-			single && out !== undefined && !isDir(out)
-				? [out]
-				: sources.map((s) => (out === undefined ? undefined : join(out, s.name)));
+		// One file goes to --out as a file, unless it names a folder (one there, or a trailing slash).
+		const toFile = single && out !== undefined && !isDir(out) && !/[\\/]$/.test(values.out ?? "");
+		if (out !== undefined) refuseInsideSource(out, sources, toFile);
+		const targets = toFile
+			? [out]
+			: sources.map((s) => (out === undefined ? undefined : join(out, s.name)));
 		refuseCollisions(sources, targets);
 		const jobs: ImportJob[] = sources.map((s, i) => ({
 			file: s.file,
@@ -110,7 +112,7 @@ export const importCommand = defineCommand(
 			else if (values.quiet !== true) for (const w of o.warnings) printDiagnostic(io, w);
 		}
 		if (single && out === undefined && outcomes[0]?.text !== undefined) io.stdout(outcomes[0].text);
-		if (!single || out !== undefined) io.stderr(summary(outcomes));
+		if (out !== undefined) io.stderr(summary(outcomes, toFile ? out : `${out}${sep}`));
 		return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
 	},
 );
@@ -136,8 +138,8 @@ function sourcesOf(path: string): Source[] {
  * the import never writes where it reads (a folder below a source file's
  * own is not where it reads).
  */
-function refuseInsideSource(out: string, sources: readonly Source[], single: boolean): void {
-	const target = single && !isDir(out) ? dirname(out) : out;
+function refuseInsideSource(out: string, sources: readonly Source[], toFile: boolean): void {
+	const target = toFile ? dirname(out) : out;
 	for (const s of sources) {
 		const inside = s.inFolder && target.startsWith(`${s.root}${sep}`);
 		if (target === s.root || inside) {
@@ -165,7 +167,7 @@ function refuseCollisions(
 }
 
 /** The closing lines: sessions by format, failures, records by what became of them. */
-export function summary(outcomes: readonly ImportOutcome[]): string {
+export function summary(outcomes: readonly ImportOutcome[], where: string): string {
 	const byFormat = new Map<string, number>();
 	const total: RecordCount = { mapped: 0, custom: 0, warned: 0 };
 	let failed = 0;
@@ -182,6 +184,7 @@ export function summary(outcomes: readonly ImportOutcome[]): string {
 		total.warned += sum.warned;
 		warnings += o.warnings.length;
 	}
+	const written = outcomes.length - failed === 0 ? "" : `; written to ${where}`;
 	const formats = [...byFormat].map(([f, n]) => `${f} ${n}`).join(", ");
-	return `import: ${outcomes.length - failed} of ${outcomes.length} session(s) imported${formats === "" ? "" : ` (${formats})`}, ${failed} failed; records: ${total.mapped} mapped, ${total.custom} kept as custom, ${total.warned} skipped; ${warnings} warning(s)\n`;
+	return `import: ${outcomes.length - failed} of ${outcomes.length} session(s) imported${formats === "" ? "" : ` (${formats})`}, ${failed} failed; records: ${total.mapped} mapped, ${total.custom} kept as custom, ${total.warned} skipped; ${warnings} warning(s)${written}\n`;
 }

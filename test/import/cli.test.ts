@@ -95,6 +95,19 @@ describe("import command", () => {
 		expect(readFileSync(join(out, "cc-tree.jsonl"), "utf8")).toContain('"import_source"');
 	});
 
+	it("takes a trailing slash on --out as a folder for one file, and says where the logs went", async () => {
+		const out = join(tempDir("theway-import-out-"), "new-folder");
+		const source = join(FIXTURES, "cc-tree.jsonl");
+		const result = await runCli(["import", source, "--out", `${out}/`]);
+		expect(result.code, result.stderr).toBe(0);
+		expect(readFileSync(join(out, "cc-tree.jsonl"), "utf8")).toContain('"import_source"');
+		expect(result.stderr).toContain(`written to ${out}/`);
+		const file = join(out, "named.jsonl");
+		const named = await runCli(["import", source, "--out", file]);
+		expect(named.stderr).toContain(`written to ${file}\n`);
+		expect(existsSync(file)).toBe(true);
+	});
+
 	it("copies a log of ours unchanged", async () => {
 		const own = join(import.meta.dirname, "../fixtures/examples/1-normal.jsonl");
 		const result = await runCli(["import", own]);
