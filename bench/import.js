@@ -16,6 +16,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { importSession } from "../dist/import/convert.js";
+import { concurrently } from "./measure.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/cli/bin.cjs");
@@ -180,19 +181,30 @@ function single(dir, name, text, rounds) {
 	);
 }
 
-function folder(dir, count) {
+async function folder(dir, count) {
 	const src = join(dir, "folder");
-	mkdirSync(src);
-	for (let k = 0; k < count; k++)
-		writeFileSync(join(src, `s${k}.jsonl`), k % 2 ? claudeTranscript(4) : codexRollout(4));
+	// The machine's ceiling: the same files in two halves, imported by two one-job processes at once.
+	const halves = [join(dir, "half-0"), join(dir, "half-1")];
+	for (const d of [src, ...halves]) mkdirSync(d);
+	for (let k = 0; k < count; k++) {
+		const text = k % 2 ? claudeTranscript(4) : codexRollout(4);
+		writeFileSync(join(src, `s${k}.jsonl`), text);
+		writeFileSync(join(halves[k % 2], `s${k}.jsonl`), text);
+	}
+	const args = (from, jobs, out) => [
+		CLI,
+		"import",
+		from,
+		"--out",
+		out,
+		"--quiet",
+		"--jobs",
+		String(jobs),
+	];
 	const run = (jobs) => {
 		const out = join(dir, `out-${jobs}`);
 		const s = process.hrtime.bigint();
-		const r = spawnSync(
-			process.execPath,
-			[CLI, "import", src, "--out", out, "--quiet", "--jobs", String(jobs)],
-			{ encoding: "utf8" },
-		);
+		const r = spawnSync(process.execPath, args(src, jobs, out), { encoding: "utf8" });
 		const took = Number(process.hrtime.bigint() - s) / 1e6;
 		rmSync(out, { recursive: true, force: true });
 		if (r.status !== 0) throw new Error(r.stderr);
@@ -201,12 +213,16 @@ function folder(dir, count) {
 	const cores = availableParallelism();
 	const one = [];
 	const all = [];
+	const two = [];
 	for (let r = 0; r < 3; r++) {
 		one.push(run(1));
 		all.push(run(cores));
+		const outs = halves.map((_, h) => join(dir, `out-half-${h}`));
+		two.push(await concurrently(halves.map((h, k) => args(h, 1, outs[k]))));
+		for (const o of outs) rmSync(o, { recursive: true, force: true });
 	}
 	console.log(
-		`folder of ${count} sessions: --jobs 1 ${median(one).toFixed(0)} ms, --jobs ${cores} (all cores) ${median(all).toFixed(0)} ms → ${(median(one) / median(all)).toFixed(2)}× faster`,
+		`folder of ${count} sessions: --jobs 1 ${median(one).toFixed(0)} ms, --jobs ${cores} (all cores) ${median(all).toFixed(0)} ms → ${(median(one) / median(all)).toFixed(2)}× faster; this machine's ceiling, two one-job processes on half each at once: ${median(two).toFixed(0)} ms (${(median(one) / median(two)).toFixed(2)}×)`,
 	);
 }
 
@@ -214,7 +230,7 @@ const dir = mkdtempSync(join(tmpdir(), "theway-bench-import-"));
 try {
 	single(dir, "claude-code-2000-turns", claudeTranscript(2000), 5);
 	single(dir, "codex-2000-turns", codexRollout(2000), 5);
-	folder(dir, 1000);
+	await folder(dir, 1000);
 } finally {
 	rmSync(dir, { recursive: true, force: true });
 }

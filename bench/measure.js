@@ -6,12 +6,36 @@
  */
 
 import { constants } from "node:buffer";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const NEWLINE = 0x0a;
 const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Wall-clock ms of Node processes started at once, one per argument list,
+ * until the last ends (rejects if one fails). What a machine gives two
+ * independent jobs is the ceiling of any work shared out on it.
+ */
+export function concurrently(argLists) {
+	const start = performance.now();
+	return Promise.all(
+		argLists.map(
+			(args) =>
+				new Promise((resolve, reject) => {
+					const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+					let stderr = "";
+					child.stderr.on("data", (d) => {
+						stderr += d;
+					});
+					child.on("close", (code) =>
+						code === 0 || code === 1 ? resolve() : reject(new Error(`exit ${code}: ${stderr}`)),
+					);
+				}),
+		),
+	).then(() => performance.now() - start);
+}
 
 /** Collects garbage when the process runs with --expose-gc. */
 export function gc() {

@@ -7,7 +7,9 @@
  *  2. `diff` of 1,000 sessions (two template sets, every section and framing
  *     compared and counted), in sessions per second on one job and on all
  *     cores, each a fresh `theway-context diff` process, alternating, medians;
- *     and of 20 sessions (a corpus too small for workers to pay off).
+ *     beside them the machine's ceiling (two one-job processes on half the
+ *     corpus each, at once); and of 20 sessions (a corpus too small for
+ *     workers to pay off).
  *  3. A 30,000-line snapshot diff (the build's drift report), in a fresh
  *     process: time and the peak memory it adds, for three drifts: 10% of
  *     lines changed, every line rewritten, and a scrambled structural text
@@ -23,7 +25,7 @@ import { ContextService } from "../dist/index.js";
 import { measureLoaded, measuringService } from "../dist/measure/session.js";
 import { loadTokenizerSync } from "../dist/text/tokenizer.js";
 import { linear, OUT_DIR } from "./generate.js";
-import { fmt, median, table, timeRounds } from "./measure.js";
+import { concurrently, fmt, median, table, timeRounds } from "./measure.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "dist/cli/bin.cjs");
@@ -104,51 +106,65 @@ function corpus() {
 const DIFF_ROUNDS = 3;
 const SMALL_CORPUS = 20;
 
-function benchDiff() {
+async function benchDiff() {
 	const { dir, templates, from } = corpus();
+	// The machine's ceiling: two processes of one job each, on half the corpus each, at once.
+	const halves = [0, 1].map((h) => {
+		const half = join(OUT_DIR, `corpus-${SESSIONS}-half-${h}`);
+		mkdirSync(half, { recursive: true });
+		for (let i = h; i < SESSIONS; i += 2)
+			copyFileSync(join(dir, `s${i}.jsonl`), join(half, `s${i}.jsonl`));
+		return half;
+	});
 	const small = join(OUT_DIR, `corpus-${SMALL_CORPUS}`);
 	mkdirSync(small, { recursive: true });
 	for (let i = 0; i < SMALL_CORPUS; i++)
 		copyFileSync(join(dir, `s${i}.jsonl`), join(small, `s${i}.jsonl`));
 	const cores = availableParallelism();
+	const args = (folder, jobs) => [
+		BIN,
+		"diff",
+		folder,
+		"--templates",
+		templates,
+		"--from",
+		from,
+		"--to",
+		"v9999",
+		"--format",
+		"json",
+		"--jobs",
+		String(jobs),
+	];
 	const run = (folder, sessions, jobs) => {
 		const start = performance.now();
-		const child = spawnSync(
-			process.execPath,
-			[
-				BIN,
-				"diff",
-				folder,
-				"--templates",
-				templates,
-				"--from",
-				from,
-				"--to",
-				"v9999",
-				"--format",
-				"json",
-				"--jobs",
-				String(jobs),
-			],
-			{ encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-		);
+		const child = spawnSync(process.execPath, args(folder, jobs), {
+			encoding: "utf8",
+			maxBuffer: 64 * 1024 * 1024,
+		});
 		const ms = performance.now() - start;
 		const summary = JSON.parse(child.stdout).summary;
 		return { jobs, ms, perSecond: (sessions / ms) * 1000, changed: summary.changed };
 	};
 	/** Medians of one job and all cores on `folder`, run in alternation. */
-	const sideBySide = (folder, sessions) => {
+	const sideBySide = async (folder, sessions, ceiling) => {
 		const one = [];
 		const all = [];
+		const two = [];
 		for (let i = 0; i < DIFF_ROUNDS; i++) {
 			progress(`diff of ${sessions} sessions, 1 job and ${cores} (round ${i + 1})`);
 			one.push(run(folder, sessions, 1));
 			all.push(run(folder, sessions, cores));
+			if (ceiling) two.push(await concurrently(halves.map((h) => args(h, 1))));
 		}
 		const mid = (runs) => runs.sort((a, b) => a.ms - b.ms)[runs.length >> 1];
-		return { one: mid(one), all: mid(all) };
+		return { one: mid(one), all: mid(all), ...(ceiling ? { two: median(two) } : {}) };
 	};
-	return { cores, ...sideBySide(dir, SESSIONS), small: sideBySide(small, SMALL_CORPUS) };
+	return {
+		cores,
+		...(await sideBySide(dir, SESSIONS, true)),
+		small: await sideBySide(small, SMALL_CORPUS, false),
+	};
 }
 
 function benchLineDiff() {
@@ -170,7 +186,7 @@ function benchLineDiff() {
 /** Runs the workbench measurements and prints them; returns verdict lines. */
 export async function benchWorkbench() {
 	const inspect = benchInspect();
-	const diff = benchDiff();
+	const diff = await benchDiff();
 	const lineDiff = benchLineDiff();
 	console.log("\nWorkbench");
 	console.log(
@@ -196,6 +212,11 @@ export async function benchWorkbench() {
 					`diff ${SESSIONS} sessions, ${diff.cores} jobs`,
 					fmt(diff.all.ms, 0),
 					`${fmt(diff.all.perSecond, 0)} sessions/s (${fmt(diff.all.perSecond / diff.one.perSecond, 2)}x 1 job)`,
+				],
+				[
+					"  ceiling: 2 processes of 1 job, half each, at once",
+					fmt(diff.two, 0),
+					`${fmt(diff.one.ms / diff.two, 2)}x 1 job`,
 				],
 				[`diff ${SMALL_CORPUS} sessions, 1 job`, fmt(diff.small.one.ms, 0), ""],
 				[
@@ -226,7 +247,7 @@ export async function benchWorkbench() {
 		verdict(worstMb < 100, `30,000-line snapshot diff < 100 MB: +${fmt(worstMb)} MB peak`),
 		verdict(
 			diff.cores < 2 || diff.all.perSecond / diff.one.perSecond >= 1.6,
-			`diff ${SESSIONS} sessions on ${diff.cores} cores ≥ 1.6x 1 job: ${fmt(diff.all.perSecond / diff.one.perSecond, 2)}x (medians of ${DIFF_ROUNDS})`,
+			`diff ${SESSIONS} sessions on ${diff.cores} cores ≥ 1.6x 1 job: ${fmt(diff.all.perSecond / diff.one.perSecond, 2)}x (medians of ${DIFF_ROUNDS}; this machine's ceiling, two independent processes on half each: ${fmt(diff.one.ms / diff.two, 2)}x)`,
 		),
 		verdict(
 			diff.small.all.ms <= diff.small.one.ms * 1.05,

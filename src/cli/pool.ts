@@ -8,8 +8,8 @@
  * small corpus it would cost more than it saves). A worker that is ready is
  * fed batches, smaller as the work runs out, so all threads finish together;
  * one that is not ready when the work is done is stopped unused. Threads are
- * started only as many as the work can keep busy (`minItemsPerThread`), so
- * a small corpus runs here alone.
+ * started only as many as the work can keep busy (`minItemsPerThread`, or
+ * the work's size in bytes), so a small corpus runs here alone.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -37,6 +37,11 @@ export interface PoolOptions<C> {
 	progress?: (done: number, total: number) => void;
 	/** Fewest items a thread must get for it to be worth starting (default 32). */
 	minItemsPerThread?: number;
+	/**
+	 * The work's size in another unit (bytes, say) and the least of it a
+	 * thread must get to be worth starting: used instead of the item count.
+	 */
+	size?: { total: number; perThread: number };
 }
 
 /** Whether worker threads can run `module` here (both compiled modules exist). */
@@ -49,6 +54,13 @@ export function threadsFor(items: number, jobs: number, minItemsPerThread = 32):
 	return Math.max(1, Math.min(jobs, Math.floor(items / Math.max(1, minItemsPerThread))));
 }
 
+/** The threads (this one included) a pool of `items` items starts under `options`. */
+export function poolThreads(items: number, options: PoolOptions<unknown>): number {
+	if (options.size === undefined) return threadsFor(items, options.jobs, options.minItemsPerThread);
+	const { total, perThread } = options.size;
+	return Math.max(1, Math.min(items, threadsFor(total, options.jobs, perThread)));
+}
+
 /** Does `task` on every item on up to `jobs` threads; the results in input order. */
 export async function runPool<I, R, C>(
 	task: PoolTask<I, R, C>,
@@ -57,7 +69,7 @@ export async function runPool<I, R, C>(
 ): Promise<R[]> {
 	const total = items.length;
 	const results: R[] = new Array(total);
-	const threads = threadsFor(total, options.jobs, options.minItemsPerThread);
+	const threads = poolThreads(total, options);
 	const workerCount = threads > 1 && workersAvailable(task.module) ? threads - 1 : 0;
 	let next = 0;
 	let done = 0;

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { type PoolTask, runPool, threadsFor } from "../../src/cli/pool.js";
+import { type PoolTask, poolThreads, runPool, threadsFor } from "../../src/cli/pool.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const BUILT = join(ROOT, "dist/cli/pool.js");
@@ -41,6 +41,20 @@ describe("threadsFor", () => {
 		expect(threadsFor(1000, 1)).toBe(1);
 		expect(threadsFor(10, 4, 5)).toBe(2);
 		expect(threadsFor(10, 4, 0)).toBe(4);
+	});
+
+	it("counts the work by its size when given one: many small files stay on one thread", () => {
+		const MB = 1024 * 1024;
+		const options = (total: number) => ({
+			init: null,
+			jobs: 4,
+			size: { total, perThread: 64 * MB },
+		});
+		expect(poolThreads(1000, options(30 * MB))).toBe(1);
+		expect(poolThreads(1000, options(130 * MB))).toBe(2);
+		expect(poolThreads(1000, options(4000 * MB))).toBe(4);
+		expect(poolThreads(3, options(4000 * MB))).toBe(3); // never more threads than items
+		expect(poolThreads(1000, { init: null, jobs: 4 })).toBe(4);
 	});
 });
 
