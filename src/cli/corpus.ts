@@ -36,6 +36,17 @@ export function isDirectory(path: string): boolean {
 }
 
 /** Paths under the working directory are shown relative to it. */
+/**
+ * A corpus result shown from `cwd`: its file as {@link displayPath}, and so
+ * is the path its error is located in, when that is its file.
+ */
+export function showResult(result: { file: string; error?: string }, cwd: string): void {
+	const shown = displayPath(result.file, cwd);
+	if (result.error?.startsWith(`${result.file}:`))
+		result.error = `${shown}${result.error.slice(result.file.length)}`;
+	result.file = shown;
+}
+
 export function displayPath(file: string, cwd: string): string {
 	const rel = relative(cwd, file);
 	return escapeControl(rel.startsWith("..") ? file : rel);

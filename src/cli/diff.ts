@@ -7,7 +7,7 @@ import { formatGroups, groupHunks } from "../measure/diff-groups.js";
 import { formatSessionDiff, formatSummary, summarize } from "../measure/diff-report.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { TOKENIZER_NAMES } from "../text/tokenizer.js";
-import { checkSide, displayPath, isDirectory, sessionFiles } from "./corpus.js";
+import { checkSide, isDirectory, sessionFiles, showResult } from "./corpus.js";
 import { compareAll } from "./diff-pool.js";
 import {
 	choiceOption,
@@ -15,6 +15,7 @@ import {
 	HELP_OPTION,
 	type Io,
 	printJson,
+	printWarnings,
 	templatesOption,
 } from "./io.js";
 import { type RevisionFolder, templatesAtRevision } from "./revision.js";
@@ -48,6 +49,7 @@ Options:
                            damaged lines are skipped and repairs made, each one
                            listed on stderr, as pi reads them)
   --lenient                the default (kept as an alias)
+  --quiet                  do not print warnings
   -h, --help               this help
 
 Exit codes: 0 done (and, with --exit-code, nothing changed), 1 a session failed
@@ -64,6 +66,7 @@ const OPTIONS = {
 	jobs: { type: "string" },
 	strict: { type: "boolean" },
 	lenient: { type: "boolean" },
+	quiet: { type: "boolean" },
 	...HELP_OPTION,
 } as const;
 
@@ -103,7 +106,7 @@ async function compareSides(
 	format: "text" | "json",
 	tokenizer: (typeof TOKENIZER_NAMES)[number],
 	jobs: number,
-	values: { strict?: boolean; "exit-code"?: boolean },
+	values: { strict?: boolean; "exit-code"?: boolean; quiet?: boolean },
 	io: Io,
 ): Promise<number> {
 	const progress =
@@ -117,7 +120,8 @@ async function compareSides(
 		progress,
 	);
 	if (progress !== undefined) io.stderr("\r\u001b[K");
-	for (const r of results) r.file = displayPath(r.file, io.cwd);
+	for (const r of results) showResult(r, io.cwd);
+	for (const r of results) printWarnings(io, r.warnings, values.quiet);
 	const summary = summarize(results);
 	if (format === "json") {
 		printJson(io, {
@@ -129,6 +133,7 @@ async function compareSides(
 					tokensTo,
 				})),
 				virtualized: r.virtualized,
+				warnings: r.warnings.length,
 				...(r.error === undefined ? {} : { error: r.error }),
 			})),
 			summary,

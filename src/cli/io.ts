@@ -53,7 +53,7 @@ export function defineCommand<T extends Options & typeof HELP_OPTION>(
 			parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
 		} catch (error) {
 			throw usageError(
-				argsMistake(error as Error & { code?: string }, Object.keys(options)),
+				argsMistake(error as Error & { code?: string }, Object.keys(options), takesFiles(usage)),
 				usage,
 			);
 		}
@@ -80,14 +80,19 @@ export type DefinedCommand = ((args: string[], io: Io) => Promise<number>) & {
 };
 
 /** parseArgs' complaint in a user's terms: the option named, the closest known one suggested. */
-function argsMistake(error: Error & { code?: string }, known: readonly string[]): string {
+function argsMistake(
+	error: Error & { code?: string },
+	known: readonly string[],
+	files: boolean,
+): string {
 	const option = /'(-[^' ]+)/.exec(error.message)?.[1];
 	if (option === undefined) return error.message;
 	if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
 		const name = option.replace(/^-+/, "").split("=")[0] ?? "";
 		const near = nearest(name, known);
 		const hint = near === undefined ? "" : ` (did you mean --${near}?)`;
-		return `unknown option ${option}${hint}; a session log whose name starts with "-" goes after "--"`;
+		const file = files ? `; a file whose name starts with "-" goes after "--"` : "";
+		return `unknown option ${option}${hint}${file}`;
 	}
 	if (/ambiguous/.test(error.message)) {
 		return `${option} needs a value; to give one that starts with "-", write ${option}=VALUE`;
@@ -95,6 +100,11 @@ function argsMistake(error: Error & { code?: string }, known: readonly string[])
 	if (/argument missing/.test(error.message)) return `${option} needs a value`;
 	if (/does not take an argument/.test(error.message)) return `${option} takes no value`;
 	return error.message;
+}
+
+/** Whether a command's synopsis (its usage's first line) takes files or folders. */
+function takesFiles(usage: string): boolean {
+	return /<|\[session/.test(usage.split("\n")[0] ?? "");
 }
 
 /** The one session log a command takes. */

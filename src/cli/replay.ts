@@ -12,7 +12,7 @@ import { summarize } from "../replay/summary.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { escapeControl } from "../text/terminal.js";
 import { TOKENIZER_NAMES } from "../text/tokenizer.js";
-import { checkSide, displayPath, isDirectory, sessionFiles } from "./corpus.js";
+import { checkSide, isDirectory, sessionFiles, showResult } from "./corpus.js";
 import {
 	choiceOption,
 	defineCommand,
@@ -123,7 +123,7 @@ export const replayCommand = defineCommand(
 			...(progress === undefined ? {} : { progress }),
 		});
 		if (progress !== undefined) io.stderr("\r\u001b[K");
-		for (const r of results) r.file = displayPath(r.file, io.cwd);
+		for (const r of results) showResult(r, io.cwd);
 		if (values.quiet !== true) {
 			for (const r of results) for (const d of r.notes.diagnostics) printDiagnostic(io, d);
 		}

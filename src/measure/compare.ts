@@ -5,7 +5,7 @@
  * What `diff` runs per session, in a worker or not.
  */
 
-import { ContextError } from "../errors.js";
+import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
 import type { ContextBundle, LoadOptions } from "../service.js";
 import { ContextService } from "../service.js";
 import type { LlmMessage } from "../session/messages.js";
@@ -44,6 +44,8 @@ export interface SessionDiff {
 	tokenDelta: number;
 	/** Tool results each side sends as stubs, and the o200k tokens they save (`meta.virtualized`). */
 	virtualized: { from: Savings; to: Savings };
+	/** What reading the session warned (each once, whichever side's load said it). */
+	warnings: Diagnostic[];
 	/** Why the session could not be compared, located. */
 	error?: string;
 }
@@ -100,7 +102,8 @@ export class Comparer {
 				});
 			}
 			const virtualized = { from: partsA.savings, to: partsB.savings };
-			return { file, changed, tokenDelta, virtualized };
+			const warnings = onceEach([...a.meta.diagnostics, ...b.meta.diagnostics]);
+			return { file, changed, tokenDelta, virtualized, warnings };
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
 			const none = { results: 0, saved: 0 };
@@ -109,6 +112,7 @@ export class Comparer {
 				changed: [],
 				tokenDelta: 0,
 				virtualized: { from: none, to: none },
+				warnings: [],
 				error: error.message,
 			};
 		}
@@ -152,6 +156,17 @@ export class Comparer {
 		}
 		return n;
 	}
+}
+
+/** `diagnostics` without repeats (both sides read the same log and warn alike). */
+function onceEach(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+	const seen = new Set<string>();
+	return diagnostics.filter((d) => {
+		const key = formatDiagnostic(d);
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
 }
 
 function load(service: ContextService, file: string, side: Side): ContextBundle {

@@ -22,6 +22,8 @@ export interface HunkGroup {
 	files: string[];
 	/** The part's token change in each of them (to − from). */
 	deltas: number[];
+	/** For a framing: the message's index in each of them (index for index with `files`). */
+	messages: number[];
 }
 
 /** The hunks of `results`, identical ones grouped; most sessions first, then first seen. */
@@ -34,12 +36,13 @@ export function groupHunks(results: readonly SessionDiff[]): HunkGroup[] {
 			const key = `${part}\0${c.diff}`;
 			let group = groups.get(key);
 			if (group === undefined) {
-				group = { part, diff: c.diff, files: [], deltas: [] };
+				group = { part, diff: c.diff, files: [], deltas: [], messages: [] };
 				groups.set(key, group);
 			}
 			if (group.files.at(-1) !== r.file || part === "message") {
 				group.files.push(r.file);
 				group.deltas.push(c.tokensTo - c.tokensFrom);
+				if (part === "message") group.messages.push(Number(c.section.slice("message ".length)));
 			}
 		}
 	}
@@ -58,6 +61,17 @@ export function namedFew(names: readonly string[], few = NAMED_SESSIONS): string
 	return names.length > few ? `${shown} and ${names.length - few} more` : shown;
 }
 
+/** Each session of a framing's group, with the messages that show it: `a.jsonl (messages 3, 7)`. */
+function withMessages(g: HunkGroup): string[] {
+	const byFile = new Map<string, number[]>();
+	g.files.forEach((file, k) => {
+		byFile.set(file, [...(byFile.get(file) ?? []), g.messages[k] as number]);
+	});
+	return [...byFile].map(
+		([file, ms]) => `${file} (message${ms.length === 1 ? "" : "s"} ${ms.join(", ")})`,
+	);
+}
+
 /** Every group as text: a heading (part, sessions, tokens), then the hunk once. */
 export function formatGroups(groups: readonly HunkGroup[], color: boolean): string {
 	const c = paint(color);
@@ -70,7 +84,9 @@ export function formatGroups(groups: readonly HunkGroup[], color: boolean): stri
 		const tokens =
 			low === high ? `${signed(low)} tokens` : `${signed(low)} to ${signed(high)} tokens`;
 		const what = g.part === "message" ? "a message framing" : g.part;
-		const names = escapeControl(namedFew(sessions)).replace(/\n/g, "\\n");
+		const names = escapeControl(
+			namedFew(g.part === "message" ? withMessages(g) : sessions),
+		).replace(/\n/g, "\\n");
 		out.push(
 			c.bold(
 				`═══ ${what}: ${tokens}, in ${sessions.length} session${sessions.length === 1 ? "" : "s"}${times}: ${names}`,

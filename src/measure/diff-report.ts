@@ -3,7 +3,7 @@
  * and the unified diff of its text (coloured on a terminal, control
  * characters escaped); then one summary over the corpus.
  */
-import { escapeControl, paint } from "../text/terminal.js";
+import { escapeControl, failureLine, paint } from "../text/terminal.js";
 import type { Savings, SessionDiff } from "./compare.js";
 
 export interface DiffSummary {
@@ -11,6 +11,8 @@ export interface DiffSummary {
 	changed: number;
 	unchanged: number;
 	failed: number;
+	/** Warnings the sessions' reads gave (printed on stderr unless --quiet). */
+	warnings: number;
 	/** Whole-context token delta per compared session (to − from). */
 	tokenDelta: { min: number; median: number; max: number; total: number } | null;
 	/** Tool results sent as stubs over the compared sessions, on each side, and the o200k tokens saved. */
@@ -31,6 +33,7 @@ export function summarize(results: readonly SessionDiff[]): DiffSummary {
 		changed: compared.filter((r) => r.changed.length > 0).length,
 		unchanged: compared.filter((r) => r.changed.length === 0).length,
 		failed: results.length - compared.length,
+		warnings: results.reduce((sum, r) => sum + r.warnings.length, 0),
 		tokenDelta:
 			deltas.length === 0
 				? null
@@ -54,7 +57,7 @@ const signed = (n: number) =>
 export function formatSessionDiff(result: SessionDiff, color: boolean): string {
 	const c = paint(color);
 	const file = escapeControl(result.file).replace(/\n/g, "\\n");
-	if (result.error !== undefined) return `${c.red(`✗ ${file}: ${escapeControl(result.error)}`)}\n`;
+	if (result.error !== undefined) return failureLine(result.file, result.error, color);
 	if (result.changed.length === 0) return "";
 	const delta = result.tokenDelta;
 	const out = [
@@ -80,7 +83,7 @@ export function formatSessionDiff(result: SessionDiff, color: boolean): string {
 /** The corpus summary as text. */
 export function formatSummary(summary: DiffSummary): string {
 	const lines = [
-		`${summary.sessions} session${summary.sessions === 1 ? "" : "s"}: ${summary.changed} changed, ${summary.unchanged} unchanged${summary.failed > 0 ? `, ${summary.failed} failed` : ""}`,
+		`${summary.sessions} session${summary.sessions === 1 ? "" : "s"}: ${summary.changed} changed, ${summary.unchanged} unchanged${summary.failed > 0 ? `, ${summary.failed} failed` : ""}${summary.warnings > 0 ? `; ${summary.warnings} warning${summary.warnings === 1 ? "" : "s"}` : ""}`,
 	];
 	const d = summary.tokenDelta;
 	if (d !== null) {

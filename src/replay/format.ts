@@ -4,7 +4,7 @@
  * summary over all sessions; then a chart (the calls of a lone session, else
  * one column per session).
  */
-import { escapeControl, paint } from "../text/terminal.js";
+import { escapeControl, failureLine, paint } from "../text/terminal.js";
 import { chart } from "./chart.js";
 import type { Fit } from "./fit.js";
 import type { ReplayChange, ReplayTotal, SessionReplay } from "./replay.js";
@@ -23,7 +23,7 @@ const percent = (part: number, whole: number) =>
 export function formatSession(r: SessionReplay, color: boolean): string {
 	const c = paint(color);
 	const file = escapeControl(r.file).replace(/\n/g, "\\n");
-	if (r.error !== undefined) return `${c.red(`✗ ${file}: ${escapeControl(r.error)}`)}\n`;
+	if (r.error !== undefined) return failureLine(r.file, r.error, color);
 	const lines = [
 		c.bold(`═══ ${file} · set ${escapeControl(r.set)} · ${plural(r.total.calls, "call")}`),
 	];

@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import { join } from "node:path";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
+import { formatGroups, groupHunks } from "../../src/measure/diff-groups.js";
 import { summarize } from "../../src/measure/diff-report.js";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { runCli } from "../support/cli.js";
@@ -25,6 +26,7 @@ import {
 } from "../support/template-sets.js";
 
 const EXAMPLES = join(ROOT, "test/fixtures/examples");
+const count = (text: string, part: string) => text.split(part).length - 1;
 const plain = { disallowedSpecial: new Set<string>() };
 
 /** A templates folder with v1 (the bundled newest) and v2: its harness's last line and the collapse framing's marker edited. */
@@ -189,6 +191,16 @@ describe("diff over a corpus with a broken session", () => {
 		expect(json.summary).toMatchObject({ sessions: 7, changed: 6, failed: 1 });
 	});
 
+	it("names the broken session's path once in its text error line", async () => {
+		const result = await runCli(
+			["diff", "nested/broken.jsonl", "--templates", templates, "--from", "v1", "--to", "v2"],
+			corpus,
+		);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toMatch(/^✗ nested\/broken\.jsonl:1:\d+: /m);
+		expect(count(result.stderr, "broken.jsonl")).toBe(1);
+	});
+
 	it.skipIf(!existsSync(join(ROOT, "dist/cli/diff-worker.js")))(
 		"gives on worker threads what it gives on one",
 		async () => {
@@ -228,6 +240,50 @@ describe("diff over a corpus with a broken session", () => {
 	);
 });
 
+describe("diff of a damaged session", () => {
+	const dir = tempDir("theway-diff-damaged-");
+	const lines = readFileSync(join(EXAMPLES, "1-normal.jsonl"), "utf8").split("\n");
+	lines.splice(2, 0, "not json");
+	writeFileSync(join(dir, "damaged.jsonl"), lines.join("\n"));
+	const argv = ["diff", join(dir, "damaged.jsonl"), "--templates", templates];
+
+	it("lists what the read skipped once on stderr and counts it in the summary; --quiet does not", async () => {
+		const loud = await runCli([...argv, "--from", "v1", "--to", "v2"]);
+		expect(loud.code, loud.stderr).toBe(0);
+		expect(count(loud.stderr, "damaged.jsonl:3")).toBe(1);
+		expect(loud.stdout).toMatch(/1 session: 1 changed, 0 unchanged; 1 warning\n/);
+		const quiet = await runCli([...argv, "--from", "v1", "--to", "v2", "--quiet"]);
+		expect(quiet.stderr).toBe("");
+		const json = await diffJson(...argv.slice(1), "--from", "v1", "--to", "v2", "--quiet");
+		expect(json.json.sessions[0].warnings).toBe(1);
+		expect(json.json.summary.warnings).toBe(1);
+	});
+});
+
+describe("groupHunks and formatGroups", () => {
+	it("name the messages a framing's hunk shows in, session by session", () => {
+		const part = (index: number) => ({
+			section: `message ${index}`,
+			tokensFrom: 5,
+			tokensTo: 6,
+			diff: "@@ -1 +1 @@\n-a\n+b\n",
+		});
+		const none = { results: 0, saved: 0 };
+		const result = (file: string, indices: number[]) => ({
+			file,
+			changed: indices.map(part),
+			tokenDelta: indices.length,
+			virtualized: { from: none, to: none },
+			warnings: [],
+		});
+		const groups = groupHunks([result("a.jsonl", [2, 5]), result("b.jsonl", [7])]);
+		expect(groups).toHaveLength(1);
+		expect(formatGroups(groups, false)).toContain(
+			"a message framing: +1 tokens, in 2 sessions (3 messages): a.jsonl (messages 2, 5), b.jsonl (message 7)\n",
+		);
+	});
+});
+
 describe("summarize", () => {
 	it("gives min, median and max of the per-session token delta and the savings of stubs, failures apart", () => {
 		const s = (from: number, to: number, error?: string) => ({
@@ -236,6 +292,10 @@ describe("summarize", () => {
 				to === from ? [] : [{ section: "harness", tokensFrom: from, tokensTo: to, diff: "" }],
 			tokenDelta: to - from,
 			virtualized: { from: { results: 0, saved: 0 }, to: { results: 1, saved: from * 100 } },
+			warnings:
+				from === 7
+					? []
+					: [{ severity: "warning" as const, code: "bad_json" as const, message: "m" }],
 			...(error === undefined ? {} : { error }),
 		});
 		expect(summarize([s(10, 12), s(10, 10), s(10, 30), s(10, 9), s(7, 7, "bad")])).toEqual({
@@ -243,6 +303,7 @@ describe("summarize", () => {
 			changed: 3,
 			unchanged: 1,
 			failed: 1,
+			warnings: 4,
 			tokenDelta: { min: -1, median: 1, max: 20, total: 21 },
 			virtualized: { from: { results: 0, saved: 0 }, to: { results: 4, saved: 4000 } },
 		});

@@ -32,6 +32,17 @@ describe("usage errors", () => {
 		expect(run.stderr).not.toContain("--tokenizer");
 	});
 
+	it("an unknown option: the closest one, and how to pass a file named -x where files go", async () => {
+		const render = await cli(ROOT, "render", FIXTURE, "--formt", "llm");
+		expect(render.stderr).toMatch(
+			/^theway-context: unknown option --formt \(did you mean --format\?\); a file whose name starts with "-" goes after "--"\n/,
+		);
+		const build = await cli(ROOT, "build", "--updat");
+		expect(build.stderr).toMatch(
+			/^theway-context: unknown option --updat \(did you mean --update\?\)\n/,
+		);
+	});
+
 	it.each([
 		[NEWEST.slice(1), NEWEST],
 		[NEWEST.toUpperCase(), NEWEST],

@@ -60,8 +60,9 @@ function draw(payload: ReplayPayload): void {
 	section.replaceChildren(
 		el("h2", {}, "Replay", el("span", { class: "size" }, `set ${payload.set}`)),
 		el("p", { class: "replay-summary muted" }, `${summary} · ${fitText}`),
-		calls.length === 0 ? el("p", { class: "muted" }, "no model call on this branch") : chart(calls),
-		legend(calls.some((c) => c.recorded !== null)),
+		...(calls.length === 0
+			? [el("p", { class: "muted" }, "no model call on this branch")]
+			: [chart(calls), legend(calls.some((c) => c.recorded !== null))]),
 	);
 }
 
