@@ -12,12 +12,6 @@ export class Column<A extends Uint8Array | Int32Array | Float64Array> {
 	}
 }
 
-/**
- * Columns start small: a corpus run opens thousands of short sessions, and
- * each typed array is a buffer outside the heap that the collector tracks.
- */
-const INITIAL = 64;
-
-export const ints = () => new Column(new Int32Array(INITIAL));
-export const bytes = () => new Column(new Uint8Array(INITIAL));
-export const doubles = () => new Column(new Float64Array(INITIAL));
+export const ints = () => new Column(new Int32Array(1024));
+export const bytes = () => new Column(new Uint8Array(1024));
+export const doubles = () => new Column(new Float64Array(1024));

@@ -26,8 +26,8 @@ export function seededHash(seed: number): (id: string) => number {
 }
 
 export class IdIndex {
-	private slots = new Int32Array(128).fill(EMPTY);
-	private hashes = new Int32Array(128);
+	private slots = new Int32Array(1024).fill(EMPTY);
+	private hashes = new Int32Array(1024);
 	private count = 0;
 	private map: Map<string, number> | undefined;
 	/** A lookup walked more than {@link MAX_PROBES} slots. */
