@@ -97,8 +97,8 @@ describe("writeJson", () => {
 		expect(text.endsWith(',1],"b":[]},1]]}')).toBe(true);
 	});
 
-	it("writes a value JSON.stringify takes in one chunk, and one it refuses in bounded chunks", () => {
-		const messages = Array.from({ length: 2000 }, (_, i) => ({
+	it("writes the items of a long array in bounded chunks, natively or not", () => {
+		const messages = Array.from({ length: 4000 }, (_, i) => ({
 			role: "user",
 			text: "x".repeat(200 + i),
 		}));
@@ -107,13 +107,24 @@ describe("writeJson", () => {
 			writeJson(value, { indent: 2, write: (chunk) => out.push(chunk) });
 			return out;
 		};
-		const whole = chunks({ messages });
-		expect(whole).toEqual([JSON.stringify({ messages }, null, 2)]);
-		// A BigInt in the last message: the value is walked, each message still written natively.
+		const bounded = (out: string[]) => {
+			expect(out.length).toBeGreaterThan(10);
+			expect(Math.max(...out.map((c) => c.length))).toBeLessThan(2 * 1024 * 1024);
+		};
+		const plain = chunks({ messages });
+		bounded(plain);
+		expect(plain.join("")).toBe(JSON.stringify({ messages }, null, 2));
+		// A BigInt in the last message: its run is refused, its items go one at a time.
 		const refused = chunks({ messages: [...messages, { n: 1n }] });
-		expect(refused.length).toBeGreaterThan(10);
-		expect(Math.max(...refused.map((c) => c.length))).toBeLessThan(2 * 65_536 + 5_000);
+		bounded(refused);
 		expect(refused.join("")).toBe(JSON.stringify({ messages: [...messages, { n: "1" }] }, null, 2));
+		// toJSON is given each item's own index, as JSON.stringify gives it.
+		const keys: string[] = [];
+		const dated = (i: number) => ({ toJSON: (key: string) => keys.push(key) && i });
+		expect(jsonText({ list: [[dated(0), dated(1), 7, dated(2)]] }, { indent: 2 })).toBe(
+			JSON.stringify({ list: [[0, 1, 7, 2]] }, null, 2),
+		);
+		expect(keys).toEqual(["0", "1", "3"]);
 	});
 
 	it("calls toJSON with the member's key, as JSON.stringify does", () => {
