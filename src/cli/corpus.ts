@@ -35,7 +35,6 @@ export function isDirectory(path: string): boolean {
 	return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
-/** Paths under the working directory are shown relative to it. */
 /**
  * A corpus result shown from `cwd`: its file as {@link displayPath}, and so
  * is the path its error is located in, when that is its file.
@@ -47,6 +46,7 @@ export function showResult(result: { file: string; error?: string }, cwd: string
 	result.file = shown;
 }
 
+/** Paths under the working directory are shown relative to it. */
 export function displayPath(file: string, cwd: string): string {
 	const rel = relative(cwd, file);
 	return escapeControl(rel.startsWith("..") ? file : rel);
