@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
 import type { RecordCounts, SourceFormat } from "../import/accounting.js";
 import { importSession } from "../import/convert.js";
+import { strictRefusal } from "../log/diagnostics.js";
 import { ioError } from "../log/read.js";
 import { ContextService } from "../service.js";
 
@@ -49,14 +50,8 @@ export function runImportJob(job: ImportJob): ImportOutcome {
 			imported.format === "theway"
 				? { ...imported, warnings: ownFormatWarnings(job.file, job.strict) }
 				: imported;
-		if (job.strict && result.warnings.length > 0) {
-			const first = result.warnings[0] as Diagnostic;
-			throw new ContextError(
-				"bad_entry",
-				`refused (--strict): ${result.warnings.length} record(s) could not be imported as they are; first: ${first.message}`,
-				{ file: job.file, ...(first.line === undefined ? {} : { line: first.line }) },
-			);
-		}
+		const refusal = job.strict ? strictRefusal(result.warnings, job.file) : undefined;
+		if (refusal !== undefined) throw refusal;
 		if (job.out !== undefined) {
 			try {
 				mkdirSync(dirname(job.out), { recursive: true });

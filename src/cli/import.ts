@@ -29,7 +29,7 @@ A log already in this format is copied unchanged. DIR is searched for .jsonl
 files; folders are imported on every core. A file that cannot be imported is
 reported (file, line, reason) and the run goes on with the others.
 
-render, inspect, diff and preview also read a Claude Code or Codex file
+render, inspect, diff, replay and preview also read a Claude Code or Codex file
 directly, converting it in memory; import writes the conversion down.
 
 Options:

@@ -49,11 +49,10 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 
 /** Runs the CLI on `argv` (without node and the script). */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
-	const [command, ...rest] = argv;
+	// `help <command>` is `<command> --help` (an unknown one is reported as such).
+	const [command, ...rest] =
+		argv[0] === "help" && argv[1] !== undefined ? [argv[1], "--help"] : argv;
 	try {
-		if (command === "help" && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0])) {
-			return await (await (COMMANDS[rest[0]] as () => Promise<Command>)())(["--help"], io);
-		}
 		if (command === undefined || command === "--help" || command === "-h" || command === "help") {
 			(command === undefined ? io.stderr : io.stdout)(MAIN_USAGE);
 			return command === undefined ? 2 : 0;

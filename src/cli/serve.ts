@@ -1,6 +1,7 @@
 /** `theway-context serve --stdio`: the sidecar for a daemon (`src/serve/`). */
 
 import { DEFAULT_MAX_REQUEST_BYTES, serveStreams } from "../serve/stdio.js";
+import { TemplateRegistry } from "../templates/registry.js";
 import { defineCommand, HELP_OPTION, templatesOption } from "./io.js";
 import { usageError } from "./usage.js";
 
@@ -46,10 +47,15 @@ export const serveCommand = defineCommand(
 			"--max-request-bytes",
 			DEFAULT_MAX_REQUEST_BYTES,
 		);
+		const templates = templatesOption(values.templates, io);
+		// Templates that cannot be read or built stop the start, located, not every request.
+		const registry = TemplateRegistry.for(templates.templates);
+		await registry.ready();
+		for (const version of registry.versions()) registry.get(version);
 		await serveStreams(process.stdin, process.stdout, {
 			maxSessions,
 			maxRequestBytes,
-			...templatesOption(values.templates, io),
+			...templates,
 			log: values.quiet === true ? () => {} : io.stderr,
 		});
 		return 0;

@@ -57,14 +57,27 @@ export class Accounting {
 	}
 
 	/** A record of `type` was skipped: a warning says where and why. */
-	warned(type: string, line: number, reason: string, code: ErrorCode = "unknown_record"): void {
+	warned(
+		type: string,
+		line: number,
+		reason: string,
+		code: ErrorCode = "unknown_record",
+		column?: number,
+	): void {
 		this.count(type).warned++;
-		this.warn(line, reason, code);
+		this.warn(line, reason, code, column);
 	}
 
 	/** A warning about a record that was still mapped (a lossy detail). */
-	warn(line: number, reason: string, code: ErrorCode = "import_lossy"): void {
-		this.warnings.push({ severity: "warning", code, message: reason, file: this.file, line });
+	warn(line: number, reason: string, code: ErrorCode = "import_lossy", column?: number): void {
+		this.warnings.push({
+			severity: "warning",
+			code,
+			message: reason,
+			file: this.file,
+			line,
+			...(column === undefined ? {} : { column }),
+		});
 	}
 
 	/** The counts, by type name. */

@@ -4,6 +4,7 @@
  * longer than the limit (never decoded, however long), is skipped with a
  * located warning and counted, so a damaged file still imports what it can.
  */
+import { locateJsonError } from "../log/json-error.js";
 import type { Accounting, SourceRecord } from "./accounting.js";
 
 /** A line longer than this is skipped unread (default 64 MiB, as the log reader's). */
@@ -41,11 +42,15 @@ export function* recordsOf(
 			const value = parse(text);
 			if (value === undefined) {
 				const torn = end === bytes.length;
+				const error = locateJsonError(text);
 				accounting.warned(
 					BAD_LINE,
 					line,
-					torn ? "skipped: the last line is cut short (not valid JSON)" : "skipped: not valid JSON",
+					torn
+						? "skipped: the last line is cut short (not valid JSON)"
+						: `skipped: not valid JSON: ${error.reason}`,
 					torn ? "torn_line" : "bad_json",
+					torn ? undefined : error.column,
 				);
 			} else yield { value, line, text: text.trim() };
 		}

@@ -4,7 +4,13 @@
  * the rest only counted per code, and {@link Diagnostics.list} ends with one
  * summary saying how many more there were.
  */
-import type { AnyCode, Diagnostic, ErrorCode } from "../errors.js";
+import {
+	type AnyCode,
+	ContextError,
+	type Diagnostic,
+	type ErrorCode,
+	LIBRARY_ERROR_CODES,
+} from "../errors.js";
 
 /** How many warnings of one source are kept whole. */
 export const DEFAULT_KEPT = 100;
@@ -68,4 +74,30 @@ export class Diagnostics {
 			},
 		];
 	}
+}
+
+/**
+ * What strict mode makes of the warnings of a file of another format read
+ * as a log (a Claude Code or Codex file, converted): one error, located at
+ * the first record that could not be taken as it is, saying how many there
+ * were; undefined when there were none.
+ */
+export function strictRefusal(
+	warnings: readonly Diagnostic[],
+	file: string,
+): ContextError | undefined {
+	const first = warnings[0];
+	if (first === undefined) return undefined;
+	const code = (LIBRARY_ERROR_CODES as readonly AnyCode[]).includes(first.code)
+		? first.code
+		: "bad_entry";
+	return new ContextError(
+		code,
+		`refused (--strict): ${warnings.length} record(s) could not be imported as they are; first: ${first.message.replace(/^skipped: /, "")}`,
+		{
+			file: first.file ?? file,
+			...(first.line === undefined ? {} : { line: first.line }),
+			...(first.column === undefined ? {} : { column: first.column }),
+		},
+	);
 }

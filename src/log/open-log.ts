@@ -7,6 +7,7 @@
  */
 import { ContextError, type Diagnostic } from "../errors.js";
 import { seemsCompacted } from "./compaction-hint.js";
+import { strictRefusal } from "./diagnostics.js";
 import { type EntrySource, EntryStore } from "./entry-store.js";
 import { Kind } from "./kinds.js";
 import { LogParser, type ParsedEntry, type ParseOptions } from "./parse.js";
@@ -190,6 +191,10 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 		this.foreignChunks = undefined;
 		const result = this.options.foreign?.(bytes, this.name);
 		if (result === undefined) throw this.missingHeader;
+		// Strict, what the conversion skipped is refused as a damaged log of ours is.
+		const refusal =
+			this.options.strict === true ? strictRefusal(result.warnings, this.name) : undefined;
+		if (refusal !== undefined) throw refusal;
 		const converted = {
 			bytes: Buffer.from(result.text),
 			sourceLines: result.sourceLines,

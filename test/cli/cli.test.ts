@@ -325,5 +325,11 @@ describe("--version and help <command>", () => {
 		const help = await runCli(["help", "render"]);
 		expect(help.code).toBe(0);
 		expect(help.stdout).toBe((await runCli(["render", "--help"])).stdout);
+		const unknown = await runCli(["help", "rendr"]);
+		expect(unknown.code).toBe(2);
+		expect(unknown.stderr).toMatch(
+			/^theway-context: unknown command "rendr" \(did you mean render\?\)/,
+		);
+		expect((await runCli(["help"])).code).toBe(0);
 	});
 });

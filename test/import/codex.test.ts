@@ -96,10 +96,13 @@ describe("Codex import", () => {
 
 	it("reads a rollout given directly to the service as its import", () => {
 		const { bundle } = importFixture("codex-tools.jsonl");
-		const direct = new ContextService({ strict: true }).loadSync(
-			join(FIXTURES, "codex-tools.jsonl"),
-		);
+		const file = join(FIXTURES, "codex-tools.jsonl");
+		const direct = new ContextService().loadSync(file);
 		expect(direct.messages).toEqual(bundle.messages);
 		expect(direct.meta.diagnostics.map((d) => d.line)).toEqual([18]);
+		// Strict, the record the conversion skipped is refused where it is, as `import --strict` refuses it.
+		expect(() => new ContextService({ strict: true }).loadSync(file)).toThrow(
+			expect.objectContaining({ file, line: 18 }),
+		);
 	});
 });

@@ -4,7 +4,14 @@
  * memory; kept open, it is read again when it grows, and not re-read while
  * it does not. A file of no known format still reports its missing header.
  */
-import { appendFileSync, copyFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	copyFileSync,
+	readFileSync,
+	statSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContextService, loadContext } from "../../src/library.js";
@@ -55,5 +62,28 @@ describe("reading a foreign file directly", () => {
 		expect(() => new ContextService().loadSync(file)).toThrow(
 			/line 1|:1: the first line must be the session header/,
 		);
+	});
+
+	it("strict, refuses a file some of whose records the conversion skipped, located there", async () => {
+		const file = join(tempDir("theway-import-read-"), "damaged.jsonl");
+		const lines = readFileSync(join(FIXTURES, "cc-tree.jsonl"), "utf8").split("\n");
+		lines.splice(2, 0, '{"broken');
+		writeFileSync(file, lines.join("\n"));
+		const lenient = new ContextService().loadSync(file);
+		expect(lenient.meta.diagnostics.map((d) => [d.code, d.line, d.column])).toContainEqual([
+			"bad_json",
+			3,
+			9,
+		]);
+		const strict = new ContextService({ strict: true });
+		expect(() => strict.loadSync(file)).toThrow(
+			expect.objectContaining({ code: "bad_json", file, line: 3, column: 9 }),
+		);
+		await expect(loadContext(file, { strict: true })).rejects.toThrow(/:3:9: refused \(--strict\)/);
+		// An undamaged file of the same format loads under strict as it is.
+		expect(
+			new ContextService({ strict: true }).loadSync(join(FIXTURES, "cc-tree.jsonl")).messages
+				.length,
+		).toBeGreaterThan(0);
 	});
 });

@@ -4,7 +4,7 @@
  * flood of 10,000 requests to the real process.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -13,9 +13,11 @@ import { describe, expect, it, vi } from "vitest";
 import { Sidecar } from "../../src/serve/server.js";
 import { serveStreams } from "../../src/serve/stdio.js";
 import { ContextService } from "../../src/service.js";
+import { runCli } from "../support/cli.js";
 import { type Client, inProcess, spawned } from "../support/serve.js";
 import { assistant, HEADER, user, writeLog } from "../support/session.js";
 import { tempDir } from "../support/temp.js";
+import { BUNDLED_SET, NEWEST } from "../support/template-sets.js";
 
 const zip = <A, B>(a: readonly A[], b: readonly B[]): [A, B][] => a.map((x, i) => [x, b[i] as B]);
 
@@ -337,5 +339,25 @@ describe("the real process", () => {
 		client.end();
 		expect(await client.done).toEqual({ code: 0, signal: null });
 		expect(stderr()).toBe("");
+	});
+});
+
+describe("serve --stdio with templates it cannot use", () => {
+	it("does not start: a folder that is not there, or a set that does not build, located (exit 1)", async () => {
+		const missing = await runCli([
+			"serve",
+			"--stdio",
+			"--templates",
+			join(tmpdir(), "no-such-templates"),
+		]);
+		expect(missing.code).toBe(1);
+		expect(missing.stderr).toMatch(/no-such-templates: templates folder not found/);
+		const broken = tempDir("theway-serve-broken-");
+		cpSync(join(BUNDLED_SET, ".."), broken, { recursive: true });
+		const harness = join(broken, NEWEST, "harness.hbs");
+		writeFileSync(harness, `${readFileSync(harness, "utf8")}{{#if}}\n`);
+		const run = await runCli(["serve", "--stdio", "--templates", broken]);
+		expect(run.code).toBe(1);
+		expect(run.stderr).toContain(`${harness}:`);
 	});
 });
