@@ -5,7 +5,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RecordCount, sumCounts } from "../import/accounting.js";
 import { FORMATS } from "../import/convert.js";
-import { findSessionLogs } from "../log/files.js";
+import { isDirectory, sessionFiles } from "./corpus.js";
 import { createTask, type ImportJob, type ImportOutcome } from "./import-job.js";
 import { choiceOption, defineCommand, HELP_OPTION, printDiagnostic } from "./io.js";
 import { runPool } from "./pool.js";
@@ -79,12 +79,19 @@ export const importCommand = defineCommand(
 		const single =
 			positionals.length === 1 &&
 			sources.length === 1 &&
-			!isDir(resolve(io.cwd, positionals[0] as string));
+			!isDirectory(resolve(io.cwd, positionals[0] as string));
 		const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
 		if (out === undefined && !single)
 			throw usageError("several sessions need --out DIR", IMPORT_USAGE);
 		// One file goes to --out as a file, unless it names a folder (one there, or a trailing slash).
-		const toFile = single && out !== undefined && !isDir(out) && !/[\\/]$/.test(values.out ?? "");
+		const toFile =
+			single && out !== undefined && !isDirectory(out) && !/[\\/]$/.test(values.out ?? "");
+		if (out !== undefined && !toFile && existsSync(out) && !isDirectory(out)) {
+			throw usageError(
+				`--out ${values.out} is a file: ${single ? "a trailing / names a folder" : "several sessions need a folder"}`,
+				IMPORT_USAGE,
+			);
+		}
 		if (out !== undefined) refuseInsideSource(out, sources, toFile);
 		const targets = toFile
 			? [out]
@@ -115,7 +122,8 @@ export const importCommand = defineCommand(
 			else if (values.quiet !== true) for (const w of o.warnings) printDiagnostic(io, w);
 		}
 		if (single && out === undefined && outcomes[0]?.text !== undefined) io.stdout(outcomes[0].text);
-		if (out !== undefined) io.stderr(summary(outcomes, toFile ? out : `${out}${sep}`));
+		const where = out === undefined ? "standard output" : toFile ? out : `${out}${sep}`;
+		io.stderr(summary(outcomes, where));
 		return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
 	},
 );
@@ -131,15 +139,11 @@ function sizeOf(file: string): number {
 	}
 }
 
-function isDir(path: string): boolean {
-	return existsSync(path) && statSync(path).isDirectory();
-}
-
 /** The files a positional names: itself, or every .jsonl file under it. */
 function sourcesOf(path: string): Source[] {
-	if (!isDir(path))
+	if (!isDirectory(path))
 		return [{ file: path, name: basename(path), root: dirname(path), inFolder: false }];
-	return findSessionLogs(path).map((file) => ({
+	return sessionFiles(path).map((file) => ({
 		file,
 		name: relative(path, file),
 		root: path,

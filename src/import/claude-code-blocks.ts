@@ -92,13 +92,22 @@ export function assistantBlock(block: unknown, acc: Accounting, line: number): O
 		case "redacted_thinking":
 			return { type: "thinking", thinking: "", redacted: true, data: block.data };
 		case "tool_use":
-		case "server_tool_use":
+		case "server_tool_use": {
+			const input = block.input;
+			// Arguments are an object: none given is {}, anything else is kept under "input".
+			if (!isObj(input) && input !== undefined) {
+				acc.warn(
+					line,
+					`a tool call whose input is ${input === null ? "null" : `not an object (${typeof input})`}: its arguments are ${input === null ? "{}" : '{"input": …}'}`,
+				);
+			}
 			return {
 				type: "toolCall",
 				id: str(block, "id") ?? "",
 				name: str(block, "name") ?? "",
-				arguments: isObj(block.input) ? block.input : { input: block.input ?? null },
+				arguments: isObj(input) ? input : input == null ? {} : { input },
 			};
+		}
 		default:
 			acc.warn(
 				line,

@@ -28,6 +28,13 @@ export interface ImportOptions {
 	maxRecordBytes?: number;
 }
 
+/** Each format as a message names it. */
+const FORMAT_NAMES: Record<SourceFormat, string> = {
+	"claude-code": "a Claude Code transcript",
+	codex: "a Codex rollout",
+	theway: "a theway log",
+};
+
 /** The formats `--from` names. */
 export const FORMATS = ["auto", "claude-code", "codex", "theway"] as const;
 
@@ -61,6 +68,13 @@ export function importSession(
 	options: ImportOptions = {},
 ): ImportResult {
 	const from = options.from ?? "auto";
+	if (from === "theway" && !isOwnFormat(bytes)) {
+		throw new ContextError(
+			"unknown_format",
+			"given as a theway log, but its first line is not a session header (import it with --from auto)",
+			{ file, line: 1 },
+		);
+	}
 	if (from === "theway" || (from === "auto" && isOwnFormat(bytes))) {
 		const text = bytes.toString("utf8");
 		const lines = text.split("\n").length - 1;
@@ -162,7 +176,15 @@ function convertRecords(
 		if (next.done === true) break;
 		head.push(next.value);
 	}
-	const format = from === "auto" ? detectFormat(head) : from;
+	const detected = detectFormat(head);
+	if (from !== "auto" && detected !== undefined && detected !== from) {
+		throw new ContextError(
+			"unknown_format",
+			`given as ${FORMAT_NAMES[from]}, but its records are those of ${FORMAT_NAMES[detected]} (import it with --from ${detected}, or auto)`,
+			{ file, line: head[0]?.line ?? 1 },
+		);
+	}
+	const format = from === "auto" ? detected : from;
 	if (format === undefined || format === "theway") {
 		throw new ContextError(
 			"unknown_format",

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { ContextError } from "../errors.js";
+import { ioError } from "../log/read.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 
@@ -55,9 +55,7 @@ export function readPrices(file: string = DEFAULT_PRICES_FILE): PriceTable {
 	try {
 		text = readFileSync(file, "utf8");
 	} catch (error) {
-		throw new ContextError("io", `cannot read the price table: ${(error as Error).message}`, {
-			file,
-		});
+		throw ioError(file, error, "cannot read the price table");
 	}
 	return parsePrices(text, file);
 }

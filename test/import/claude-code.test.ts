@@ -4,8 +4,10 @@
  * pseudo-branches, compaction, sidechains, and records of unknown types.
  * Each import loads under --strict; reading the source directly gives the same messages.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importSession } from "../../src/import/convert.js";
 import { ContextService } from "../../src/service.js";
 import { FIXTURES, importFixture, roles, textOf } from "./support.js";
 
@@ -106,6 +108,28 @@ describe("Claude Code import", () => {
 			[5, "bad_json"],
 		]);
 		expect(result.counts["brand-new-record"]).toEqual({ mapped: 0, custom: 0, warned: 1 });
+	});
+
+	it("gives a tool call whose input is not an object arguments that are, with a warning", () => {
+		const file = join(FIXTURES, "cc-parallel-calls.jsonl");
+		const text = readFileSync(file, "utf8")
+			.replace('"input": {"path": "x"}', '"input": null')
+			.replace('"input": {"path": "y"}', '"input": "y"');
+		const result = importSession(Buffer.from(text), file);
+		const calls = result.text
+			.split("\n")
+			.filter((l) => l.includes('"toolCall"'))
+			.flatMap((l) =>
+				JSON.parse(l).message.content.filter((b: { type: string }) => b.type === "toolCall"),
+			);
+		expect(calls.slice(0, 2).map((c: { arguments: unknown }) => c.arguments)).toEqual([
+			{},
+			{ input: "y" },
+		]);
+		expect(result.warnings.map((w) => [w.line, w.code])).toEqual([
+			[2, "import_lossy"],
+			[3, "import_lossy"],
+		]);
 	});
 
 	it("reads a transcript given directly to the service as its import, with the same warnings", () => {

@@ -108,6 +108,34 @@ describe("import command", () => {
 		expect(existsSync(file)).toBe(true);
 	});
 
+	it("says what is wrong with an --out file where a folder is needed, and with a folder of no session", async () => {
+		const file = join(tempDir("theway-import-out-"), "existing.jsonl");
+		writeFileSync(file, "");
+		const several = await runCli(["import", sourceFolder(), "--out", file]);
+		expect(several.code).toBe(2);
+		expect(several.stderr).toMatch(
+			/--out .*existing\.jsonl is a file: several sessions need a folder/,
+		);
+		const empty = tempDir("theway-import-empty-");
+		writeFileSync(join(empty, "notes.txt"), "not a session");
+		const none = await runCli(["import", empty, "--out", join(tempDir("theway-import-out-"), "o")]);
+		expect(none.code).toBe(1);
+		expect(none.stderr).toMatch(/no \.jsonl session in this folder/);
+	});
+
+	it("refuses a file whose records are not in the format --from names", async () => {
+		const source = join(FIXTURES, "cc-tree.jsonl");
+		const asCodex = await runCli(["import", source, "--from", "codex"]);
+		expect(asCodex.code).toBe(1);
+		expect(asCodex.stderr).toMatch(
+			/cc-tree\.jsonl:1: given as a Codex rollout, but its records are those of a Claude Code transcript/,
+		);
+		const asOurs = await runCli(["import", source, "--from", "theway"]);
+		expect(asOurs.code).toBe(1);
+		expect(asOurs.stderr).toMatch(/cc-tree\.jsonl:1: given as a theway log, but its first line/);
+		expect((await runCli(["import", source, "--from", "claude-code"])).code).toBe(0);
+	});
+
 	it("copies a log of ours unchanged", async () => {
 		const own = join(import.meta.dirname, "../fixtures/examples/1-normal.jsonl");
 		const result = await runCli(["import", own]);

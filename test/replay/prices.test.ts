@@ -124,5 +124,11 @@ describe("replay's costs", () => {
 		const result = await runCli(["replay", log(), "--prices", file]);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain(`${file}:2:`);
+		const missing = join(dir, "no-prices.yaml");
+		const none = await runCli(["replay", log(), "--prices", missing]);
+		expect(none.code).toBe(1);
+		expect(none.stderr).toBe(
+			`theway-context: ${missing}: cannot read the price table (ENOENT: no such file)\n`,
+		);
 	});
 });
