@@ -77,10 +77,9 @@ export class Diagnostics {
 }
 
 /**
- * What strict mode makes of the warnings of a file of another format read
- * as a log (a Claude Code or Codex file, converted): one error, located at
- * the first record that could not be taken as it is, saying how many there
- * were; undefined when there were none.
+ * What `import --strict` makes of an import's warnings: one error, located
+ * at the first record that could not be taken as it is, saying how many
+ * there were; undefined when there were none.
  */
 export function strictRefusal(
 	warnings: readonly Diagnostic[],
@@ -88,16 +87,39 @@ export function strictRefusal(
 ): ContextError | undefined {
 	const first = warnings[0];
 	if (first === undefined) return undefined;
+	return new ContextError(
+		"bad_entry",
+		`refused (--strict): ${warnings.length} record(s) could not be imported as they are; first: ${first.message.replace(/^skipped: /, "")}`,
+		locationOf(first, file),
+	);
+}
+
+/** The warnings of a converted file that say a line could not be read at all. */
+const DAMAGE: ReadonlySet<AnyCode> = new Set(["bad_json", "bad_utf8", "line_too_long"]);
+
+/**
+ * What strict mode makes of a file of another format read as a log (a
+ * Claude Code or Codex file, converted): its first line that could not be
+ * read is an error, as in a log of ours. A record type the converter does
+ * not know, or a detail it maps with a loss, stays a warning, as an unknown
+ * entry type does in a log of ours (and a torn last line, a write in progress).
+ */
+export function firstDamage(
+	warnings: readonly Diagnostic[],
+	file: string,
+): ContextError | undefined {
+	const first = warnings.find((w) => DAMAGE.has(w.code));
+	if (first === undefined) return undefined;
 	const code = (LIBRARY_ERROR_CODES as readonly AnyCode[]).includes(first.code)
 		? first.code
 		: "bad_entry";
-	return new ContextError(
-		code,
-		`refused (--strict): ${warnings.length} record(s) could not be imported as they are; first: ${first.message.replace(/^skipped: /, "")}`,
-		{
-			file: first.file ?? file,
-			...(first.line === undefined ? {} : { line: first.line }),
-			...(first.column === undefined ? {} : { column: first.column }),
-		},
-	);
+	return new ContextError(code, first.message.replace(/^skipped: /, ""), locationOf(first, file));
+}
+
+function locationOf(d: Diagnostic, file: string): { file: string; line?: number; column?: number } {
+	return {
+		file: d.file ?? file,
+		...(d.line === undefined ? {} : { line: d.line }),
+		...(d.column === undefined ? {} : { column: d.column }),
+	};
 }

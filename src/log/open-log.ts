@@ -7,7 +7,7 @@
  */
 import { ContextError, type Diagnostic } from "../errors.js";
 import { seemsCompacted } from "./compaction-hint.js";
-import { strictRefusal } from "./diagnostics.js";
+import { firstDamage } from "./diagnostics.js";
 import { type EntrySource, EntryStore } from "./entry-store.js";
 import { Kind } from "./kinds.js";
 import { LogParser, type ParsedEntry, type ParseOptions } from "./parse.js";
@@ -191,9 +191,9 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 		this.foreignChunks = undefined;
 		const result = this.options.foreign?.(bytes, this.name);
 		if (result === undefined) throw this.missingHeader;
-		// Strict, what the conversion skipped is refused as a damaged log of ours is.
+		// Strict, a line the conversion could not read is refused as in a log of ours.
 		const refusal =
-			this.options.strict === true ? strictRefusal(result.warnings, this.name) : undefined;
+			this.options.strict === true ? firstDamage(result.warnings, this.name) : undefined;
 		if (refusal !== undefined) throw refusal;
 		const converted = {
 			bytes: Buffer.from(result.text),

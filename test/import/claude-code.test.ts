@@ -105,7 +105,7 @@ describe("Claude Code import", () => {
 		expect(located).toEqual([
 			[2, "unknown_record"],
 			[4, "unknown_record"],
-			[5, "bad_json"],
+			[5, "torn_line"],
 		]);
 		expect(result.counts["brand-new-record"]).toEqual({ mapped: 0, custom: 0, warned: 1 });
 	});

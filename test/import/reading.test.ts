@@ -64,7 +64,7 @@ describe("reading a foreign file directly", () => {
 		);
 	});
 
-	it("strict, refuses a file some of whose records the conversion skipped, located there", async () => {
+	it("strict, refuses a file with a line it cannot read, located there, as a log of ours", async () => {
 		const file = join(tempDir("theway-import-read-"), "damaged.jsonl");
 		const lines = readFileSync(join(FIXTURES, "cc-tree.jsonl"), "utf8").split("\n");
 		lines.splice(2, 0, '{"broken');
@@ -79,7 +79,16 @@ describe("reading a foreign file directly", () => {
 		expect(() => strict.loadSync(file)).toThrow(
 			expect.objectContaining({ code: "bad_json", file, line: 3, column: 9 }),
 		);
-		await expect(loadContext(file, { strict: true })).rejects.toThrow(/:3:9: refused \(--strict\)/);
+		await expect(loadContext(file, { strict: true })).rejects.toThrow(/:3:9: not valid JSON: /);
+		// A record type the converter does not know stays a warning, as an unknown entry type does.
+		const unknown = join(tempDir("theway-import-read-"), "unknown.jsonl");
+		lines.splice(2, 1, '{"type": "brand-new-record", "sessionId": "cc-s1"}');
+		writeFileSync(unknown, lines.join("\n"));
+		const loaded = new ContextService({ strict: true }).loadSync(unknown);
+		expect(loaded.meta.diagnostics.map((d) => [d.code, d.line])).toContainEqual([
+			"unknown_record",
+			3,
+		]);
 		// An undamaged file of the same format loads under strict as it is.
 		expect(
 			new ContextService({ strict: true }).loadSync(join(FIXTURES, "cc-tree.jsonl")).messages
