@@ -354,6 +354,7 @@ describe("serve --stdio with templates it cannot use", () => {
 		expect(missing.stderr).toMatch(/no-such-templates: templates folder not found/);
 		const broken = tempDir("theway-serve-broken-");
 		cpSync(join(BUNDLED_SET, ".."), broken, { recursive: true });
+		cpSync(join(BUNDLED_SET, "../../categories.yaml"), join(broken, "categories.yaml"));
 		const harness = join(broken, NEWEST, "harness.hbs");
 		writeFileSync(harness, `${readFileSync(harness, "utf8")}{{#if}}\n`);
 		const run = await runCli(["serve", "--stdio", "--templates", broken]);
