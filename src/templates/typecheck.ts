@@ -8,6 +8,7 @@
 import Handlebars from "handlebars";
 import type { z } from "zod";
 import type { Diagnostic } from "../errors.js";
+import { parseHint } from "./parse-hint.js";
 import type { HelperSignature, Parsed, Pos, TemplateSource } from "./typecheck-scope.js";
 import { value } from "./typecheck-scope.js";
 import { Checker } from "./typecheck-walk.js";
@@ -134,8 +135,11 @@ export function typecheckTemplates(input: {
 		try {
 			tpl.ast = (input.parse ?? Handlebars.parse)(tpl.src.body);
 		} catch (err) {
-			const { reason, ...at } = parseErrorAt(err, tpl.bodyLines);
-			checker.report(tpl, at, `Handlebars parse error: ${reason}`, "bad_template");
+			// The tag at fault when a scan of the tags finds it, else Handlebars' own words.
+			const hint = parseHint(tpl.src.body);
+			const { reason, ...at } = hint ?? parseErrorAt(err, tpl.bodyLines);
+			const message = hint === undefined ? `Handlebars parse error: ${reason}` : reason;
+			checker.report(tpl, at, message, "bad_template");
 			continue;
 		}
 		literalsAsPaths(tpl.ast);
