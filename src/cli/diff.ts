@@ -127,8 +127,10 @@ async function compareSides(
 		printJson(io, {
 			sessions: results.map((r) => ({
 				file: r.file,
-				changed: r.changed.map(({ section, tokensFrom, tokensTo }) => ({
+				...(r.sets === undefined ? {} : { sets: r.sets }),
+				changed: r.changed.map(({ section, tokensFrom, tokensTo, framing }) => ({
 					section,
+					...(framing === undefined ? {} : { framing }),
 					tokensFrom,
 					tokensTo,
 				})),

@@ -6,6 +6,7 @@
  */
 
 import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
+import { framingOf } from "../render/convert.js";
 import type { ContextBundle, LoadOptions } from "../service.js";
 import { ContextService } from "../service.js";
 import type { LlmMessage } from "../session/messages.js";
@@ -35,10 +36,17 @@ export interface ChangedPart {
 	tokensTo: number;
 	/** The unified diff of its text, `-` from, `+` to. */
 	diff: string;
+	/**
+	 * For a message: the template each side framed it with (`tool-result-stub`
+	 * for a result sent as a stub); absent where a side sent it as stored.
+	 */
+	framing?: { from?: string; to?: string };
 }
 
 export interface SessionDiff {
 	file: string;
+	/** The set each side rendered the session with (absent when it failed). */
+	sets?: { from: string; to: string };
 	changed: ChangedPart[];
 	/** The whole context's token change, to − from (the sum over the changed parts). */
 	tokenDelta: number;
@@ -94,16 +102,19 @@ export class Comparer {
 				const from = this.count(textA);
 				const to = this.count(textB);
 				tokenDelta += to - from;
+				const framing = framingOfPart(partsA.framings.get(name), partsB.framings.get(name));
 				changed.push({
 					section: name,
 					tokensFrom: from,
 					tokensTo: to,
 					diff: unifiedDiff(textA ?? "", textB ?? ""),
+					...(framing === undefined ? {} : { framing }),
 				});
 			}
 			const virtualized = { from: partsA.savings, to: partsB.savings };
 			const warnings = onceEach([...a.meta.diagnostics, ...b.meta.diagnostics]);
-			return { file, changed, tokenDelta, virtualized, warnings };
+			const sets = { from: a.meta.templateVersion, to: b.meta.templateVersion };
+			return { file, sets, changed, tokenDelta, virtualized, warnings };
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
 			const none = { results: 0, saved: 0 };
@@ -125,8 +136,9 @@ export class Comparer {
 	private parts(
 		service: ContextService,
 		bundle: ContextBundle,
-	): { texts: Map<string, string>; savings: Savings } {
+	): { texts: Map<string, string>; framings: Map<string, string>; savings: Savings } {
 		const texts = new Map<string, string>();
+		const framings = new Map<string, string>();
 		for (const s of sectionSpans(bundle.systemPrompt)) {
 			texts.set(s.name, bundle.systemPrompt.slice(s.start, s.end));
 		}
@@ -138,10 +150,12 @@ export class Comparer {
 			if (llm === undefined) return;
 			const text = contentOf(llm.content).text;
 			texts.set(`message ${index}`, text);
+			const framing = stubbed.has(index) ? "tool-result-stub" : framingOf(message);
+			if (framing !== undefined) framings.set(`message ${index}`, framing);
 			if (stubbed.has(index))
 				saved += this.count(contentOf((message as LlmMessage).content).text) - this.count(text);
 		});
-		return { texts, savings: { results: stubbed.size, saved } };
+		return { texts, framings, savings: { results: stubbed.size, saved } };
 	}
 
 	/** Tokens of a part; a text seen before (a harness shared by a corpus) is counted once. */
@@ -156,6 +170,15 @@ export class Comparer {
 		}
 		return n;
 	}
+}
+
+/** A changed message's framing on each side, if either side framed it. */
+function framingOfPart(
+	from: string | undefined,
+	to: string | undefined,
+): ChangedPart["framing"] | undefined {
+	if (from === undefined && to === undefined) return undefined;
+	return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 }
 
 /** `diagnostics` without repeats (both sides read the same log and warn alike). */

@@ -7,8 +7,8 @@
  * reads as the few changes the templates made.
  */
 import { escapeControl, paint } from "../text/terminal.js";
-import type { SessionDiff } from "./compare.js";
-import { coloredDiff } from "./diff-report.js";
+import type { ChangedPart, SessionDiff } from "./compare.js";
+import { coloredDiff, describeMessage } from "./diff-report.js";
 
 /** Sessions named in a group's heading before "and N more". */
 export const NAMED_SESSIONS = 3;
@@ -24,6 +24,8 @@ export interface HunkGroup {
 	deltas: number[];
 	/** For a framing: the message's index in each of them (index for index with `files`). */
 	messages: number[];
+	/** For a framing: the template each side framed the message with. */
+	framing?: ChangedPart["framing"];
 }
 
 /** The hunks of `results`, identical ones grouped; most sessions first, then first seen. */
@@ -33,10 +35,11 @@ export function groupHunks(results: readonly SessionDiff[]): HunkGroup[] {
 		if (r.error !== undefined) continue;
 		for (const c of r.changed) {
 			const part = c.section.startsWith("message ") ? "message" : c.section;
-			const key = `${part}\0${c.diff}`;
+			const key = `${part}\0${describeMessage(c.framing)}\0${c.diff}`;
 			let group = groups.get(key);
 			if (group === undefined) {
 				group = { part, diff: c.diff, files: [], deltas: [], messages: [] };
+				if (c.framing !== undefined) group.framing = c.framing;
 				groups.set(key, group);
 			}
 			if (group.files.at(-1) !== r.file || part === "message") {
@@ -83,7 +86,7 @@ export function formatGroups(groups: readonly HunkGroup[], color: boolean): stri
 		const high = Math.max(...g.deltas);
 		const tokens =
 			low === high ? `${signed(low)} tokens` : `${signed(low)} to ${signed(high)} tokens`;
-		const what = g.part === "message" ? "a message framing" : g.part;
+		const what = g.part === "message" ? describeMessage(g.framing) : g.part;
 		const names = escapeControl(
 			namedFew(g.part === "message" ? withMessages(g) : sessions),
 		).replace(/\n/g, "\\n");

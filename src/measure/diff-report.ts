@@ -4,7 +4,7 @@
  * characters escaped); then one summary over the corpus.
  */
 import { escapeControl, failureLine, paint } from "../text/terminal.js";
-import type { Savings, SessionDiff } from "./compare.js";
+import type { ChangedPart, Savings, SessionDiff } from "./compare.js";
 
 export interface DiffSummary {
 	sessions: number;
@@ -13,6 +13,10 @@ export interface DiffSummary {
 	failed: number;
 	/** Warnings the sessions' reads gave (printed on stderr unless --quiet). */
 	warnings: number;
+	/** The sets the compared sessions were rendered with, on each side (each once, in order met). */
+	sets: { from: string[]; to: string[] };
+	/** Changed messages by what they are ({@link describeMessage}): how many, and their token change. */
+	messages: { what: string; count: number; tokenDelta: number }[];
 	/** Whole-context token delta per compared session (to − from). */
 	tokenDelta: { min: number; median: number; max: number; total: number } | null;
 	/** Tool results sent as stubs over the compared sessions, on each side, and the o200k tokens saved. */
@@ -34,6 +38,11 @@ export function summarize(results: readonly SessionDiff[]): DiffSummary {
 		unchanged: compared.filter((r) => r.changed.length === 0).length,
 		failed: results.length - compared.length,
 		warnings: results.reduce((sum, r) => sum + r.warnings.length, 0),
+		messages: messagesByKind(compared),
+		sets: {
+			from: [...new Set(compared.flatMap((r) => (r.sets === undefined ? [] : [r.sets.from])))],
+			to: [...new Set(compared.flatMap((r) => (r.sets === undefined ? [] : [r.sets.to])))],
+		},
 		tokenDelta:
 			deltas.length === 0
 				? null
@@ -48,6 +57,22 @@ export function summarize(results: readonly SessionDiff[]): DiffSummary {
 					},
 		virtualized: { from: total("from"), to: total("to") },
 	};
+}
+
+/** The changed messages of `results` grouped by what they are, most first. */
+function messagesByKind(results: readonly SessionDiff[]): DiffSummary["messages"] {
+	const kinds = new Map<string, { what: string; count: number; tokenDelta: number }>();
+	for (const r of results) {
+		for (const c of r.changed) {
+			if (!c.section.startsWith("message ")) continue;
+			const what = describeMessage(c.framing);
+			const kind = kinds.get(what) ?? { what, count: 0, tokenDelta: 0 };
+			kind.count++;
+			kind.tokenDelta += c.tokensTo - c.tokensFrom;
+			kinds.set(what, kind);
+		}
+	}
+	return [...kinds.values()].sort((a, b) => b.count - a.count);
 }
 
 const signed = (n: number) =>
@@ -72,7 +97,7 @@ export function formatSessionDiff(result: SessionDiff, color: boolean): string {
 	for (const part of result.changed) {
 		out.push(
 			c.cyan(
-				`──── ${part.section}: ${part.tokensFrom} → ${part.tokensTo} tokens (${signed(part.tokensTo - part.tokensFrom)})`,
+				`──── ${part.section}${part.framing === undefined ? "" : ` (${describeMessage(part.framing)})`}: ${part.tokensFrom} → ${part.tokensTo} tokens (${signed(part.tokensTo - part.tokensFrom)})`,
 			),
 		);
 		out.push(coloredDiff(part.diff, c));
@@ -85,6 +110,16 @@ export function formatSummary(summary: DiffSummary): string {
 	const lines = [
 		`${summary.sessions} session${summary.sessions === 1 ? "" : "s"}: ${summary.changed} changed, ${summary.unchanged} unchanged${summary.failed > 0 ? `, ${summary.failed} failed` : ""}${summary.warnings > 0 ? `; ${summary.warnings} warning${summary.warnings === 1 ? "" : "s"}` : ""}`,
 	];
+	const { sets } = summary;
+	if (sets.from.length + sets.to.length > 0) {
+		lines.push(`template sets: ${sets.from.join(", ")} → ${sets.to.join(", ")}`);
+	}
+	if (summary.messages.length > 0) {
+		const kinds = summary.messages.map(
+			(m) => `${m.what}: ${m.count} (${signed(m.tokenDelta)} tokens)`,
+		);
+		lines.push(`changed messages: ${kinds.join("; ")}`);
+	}
 	const d = summary.tokenDelta;
 	if (d !== null) {
 		lines.push(
@@ -100,6 +135,22 @@ export function formatSummary(summary: DiffSummary): string {
 
 function savingsText(s: Savings): string {
 	return `${s.results} (${s.saved.toLocaleString("en-US")} o200k tokens saved)`;
+}
+
+/**
+ * What a changed message is, by how each side framed it: `a message framed
+ * by compaction-summary.hbs`, `a tool result, stub → whole` when one side
+ * sent it as a stub, `a message` when neither framed it.
+ */
+export function describeMessage(framing: ChangedPart["framing"]): string {
+	const from = framing?.from;
+	const to = framing?.to;
+	const STUB = "tool-result-stub";
+	if (from === to) return from === undefined ? "a message" : `a message framed by ${from}.hbs`;
+	if (from === STUB && to === undefined) return "a tool result, stub → whole";
+	if (from === undefined && to === STUB) return "a tool result, whole → stub";
+	const side = (t: string | undefined) => (t === undefined ? "as stored" : `by ${t}.hbs`);
+	return `a message framed ${side(from)} → ${side(to)}`;
 }
 
 /** A unified diff for a terminal: control characters escaped, hunk heads, removals and additions coloured. */

@@ -267,6 +267,7 @@ describe("groupHunks and formatGroups", () => {
 			tokensFrom: 5,
 			tokensTo: 6,
 			diff: "@@ -1 +1 @@\n-a\n+b\n",
+			framing: { from: "compaction-summary", to: "compaction-summary" },
 		});
 		const none = { results: 0, saved: 0 };
 		const result = (file: string, indices: number[]) => ({
@@ -279,7 +280,7 @@ describe("groupHunks and formatGroups", () => {
 		const groups = groupHunks([result("a.jsonl", [2, 5]), result("b.jsonl", [7])]);
 		expect(groups).toHaveLength(1);
 		expect(formatGroups(groups, false)).toContain(
-			"a message framing: +1 tokens, in 2 sessions (3 messages): a.jsonl (messages 2, 5), b.jsonl (message 7)\n",
+			"a message framed by compaction-summary.hbs: +1 tokens, in 2 sessions (3 messages): a.jsonl (messages 2, 5), b.jsonl (message 7)\n",
 		);
 	});
 });
@@ -296,7 +297,9 @@ describe("summarize", () => {
 				from === 7
 					? []
 					: [{ severity: "warning" as const, code: "bad_json" as const, message: "m" }],
-			...(error === undefined ? {} : { error }),
+			...(error === undefined
+				? { sets: { from: "v1", to: to === 30 ? "v3" : "v2" } }
+				: { error, sets: { from: "v0", to: "v0" } }),
 		});
 		expect(summarize([s(10, 12), s(10, 10), s(10, 30), s(10, 9), s(7, 7, "bad")])).toEqual({
 			sessions: 5,
@@ -304,6 +307,8 @@ describe("summarize", () => {
 			unchanged: 1,
 			failed: 1,
 			warnings: 4,
+			sets: { from: ["v1"], to: ["v2", "v3"] },
+			messages: [],
 			tokenDelta: { min: -1, median: 1, max: 20, total: 21 },
 			virtualized: { from: { results: 0, saved: 0 }, to: { results: 4, saved: 4000 } },
 		});
