@@ -2,8 +2,8 @@
  * Completion in a template: inside a mustache, the view-model's paths at
  * the cursor's scope (each item the segment it completes), block params,
  * `@` data variables, helpers with their signatures and, after `{{>`, the
- * set's partials; in the front-matter, its keys. Every item carries its type
- * and the schema's description.
+ * set's partials; in the front-matter, the keys the build lets this template
+ * declare. Every item carries its type and the schema's description.
  */
 import {
 	type CompletionItem,
@@ -12,6 +12,7 @@ import {
 	type Range,
 } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
+import { mayDeclare } from "../templates/compile.js";
 import { FrontMatterSchema } from "../templates/front-matter.js";
 import { HELPER_SIGNATURES } from "../templates/helpers.js";
 import type { HelperSignature } from "../templates/typecheck.js";
@@ -67,7 +68,7 @@ export function complete(
 	const text = document.getText();
 	const t = texts.get(name);
 	if (t !== undefined && offset < bodyStart(text, t.file) && text.startsWith("---")) {
-		return frontMatterKeys(text, offset, document);
+		return frontMatterKeys(name, text, offset, document);
 	}
 	const open = openMustache(text, offset);
 	if (open === undefined || open.typed.startsWith("!")) return [];
@@ -85,9 +86,9 @@ export function complete(
 	};
 	if (sigil === ">") return first ? partials(texts, name, range) : [];
 	if (sigil === "/") {
-		const block = openBlocks(text, t === undefined ? 0 : bodyStart(text, t.file), open.start).at(
-			-1,
-		);
+		const block = openBlocks(text, t === undefined ? 0 : bodyStart(text, t.file), open.start)
+			.filter((b) => !b.chained)
+			.at(-1);
 		const label = block?.name;
 		return label === undefined || !first
 			? []
@@ -178,15 +179,20 @@ function partials(texts: Texts, self: string, range: Range): CompletionItem[] {
 	return items;
 }
 
-/** Front-matter keys not yet written, at the start of a line. */
-function frontMatterKeys(text: string, offset: number, document: TextDocument): CompletionItem[] {
+/** Front-matter keys template `name` may declare and has not yet written, at the start of a line. */
+function frontMatterKeys(
+	name: string,
+	text: string,
+	offset: number,
+	document: TextDocument,
+): CompletionItem[] {
 	const pos = document.positionAt(offset);
 	const line = text.slice(offset - pos.character, offset);
 	if (!/^[A-Za-z_]*$/.test(line)) return [];
 	const present = new Set([...text.matchAll(/^([A-Za-z_]+)\s*:/gm)].map((m) => m[1]));
 	const range: Range = { start: { line: pos.line, character: 0 }, end: pos };
 	return Object.entries(FrontMatterSchema.shape)
-		.filter(([key]) => !present.has(key))
+		.filter(([key]) => !present.has(key) && mayDeclare(name, key))
 		.map(([key, schema]) => ({
 			label: key,
 			kind: CompletionItemKind.Property,

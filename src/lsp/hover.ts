@@ -1,8 +1,9 @@
 /**
  * Hover in a template: the type and description of the path under the
- * cursor (resolved at the cursor's scope), a helper's signature, a partial's
- * description; and, on a front-matter key, a section tag or a partial call,
- * the template's size on the fixture sessions, with its budget.
+ * cursor (resolved at the cursor's scope; where it may be absent, the guard
+ * it needs, or none in a guard's own argument), a helper's signature, a
+ * partial's description; and, on a front-matter key, a section tag or a
+ * partial call, the template's size on the fixture sessions, with its budget.
  */
 import { type Hover, MarkupKind } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
@@ -104,6 +105,11 @@ export function hover(
 		parent === undefined ? undefined : descriptionOf(fieldsOf(parent).get(segment));
 	const lines = [`\`${token}\`: ${describeValue(v)}`];
 	if (description !== undefined) lines.push(description);
-	if (v.absent) lines.push(`May be absent here: guard it with \`{{#if ${v.absentAt ?? token}}}\`.`);
+	// A guard's own argument may be absent (the block tests it); a field of an absent prefix may not.
+	const guard = /^(?:#|else\s+)(if|unless|each|with)\s+$/.exec(`${m.sigil}${before}`)?.[1];
+	const at = v.absentAt ?? token;
+	if (v.absent && guard !== undefined && at === token)
+		lines.push(`Optional: this \`#${guard}\` tests whether it is there.`);
+	else if (v.absent) lines.push(`May be absent here: guard it with \`{{#if ${at}}}\`.`);
 	return { ...md(lines.join("\n\n")), range };
 }

@@ -84,23 +84,32 @@ function rootScope(texts: Texts, name: string, seen: Set<string>): Scope {
 	return { ...base, stack: [value([ANY], "")] };
 }
 
-type Open = { name: string; args: string[]; params: string[]; inverse: boolean };
+/** A block open at a point; `chained` when an `{{else if …}}` opened it (its outer block's close ends it). */
+type Open = { name: string; args: string[]; params: string[]; inverse: boolean; chained: boolean };
+
+/** The block a `{{#…}}` (or the rest of an `{{else …}}`) opens. */
+function opened(inner: string, chained: boolean): Open {
+	const params = /\bas\s*\|([^|]*)\|/.exec(inner);
+	const head = inner.replace(/\bas\s*\|[^|]*\|/, "").trim();
+	const [name = "", ...args] = head.split(/\s+/);
+	const names = params?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+	return { name, args, params: names, inverse: false, chained };
+}
 
 /** The blocks open at `offset` of `text`, outermost first. */
 export function openBlocks(text: string, from: number, offset: number): Open[] {
 	const open: Open[] = [];
 	for (const m of mustaches(text.slice(0, offset))) {
 		if (m.start < from) continue;
-		if (m.sigil === "#") {
-			const params = /\bas\s*\|([^|]*)\|/.exec(m.inner);
-			const head = m.inner.replace(/\bas\s*\|[^|]*\|/, "").trim();
-			const [name = "", ...args] = head.split(/\s+/);
-			const names = params?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
-			open.push({ name, args, params: names, inverse: false });
-		} else if (m.sigil === "/") open.pop();
-		else if ((m.sigil === "^" && m.inner === "") || /^else\b/.test(m.inner)) {
+		if (m.sigil === "#") open.push(opened(m.inner, false));
+		else if (m.sigil === "/") {
+			// One close ends the block and every `{{else if …}}` chained onto it.
+			while (open.pop()?.chained === true);
+		} else if ((m.sigil === "^" && m.inner === "") || /^else\b/.test(m.inner)) {
 			const top = open.at(-1);
 			if (top !== undefined) top.inverse = true;
+			const chain = /^else\s+(\S[\s\S]*)$/.exec(m.inner)?.[1];
+			if (chain !== undefined) open.push(opened(chain, true));
 		}
 	}
 	return open;
@@ -117,12 +126,14 @@ export function scopeAt(
 	let scope = rootScope(texts, name, seen);
 	if (t === undefined) return scope;
 	for (const b of openBlocks(t.text, bodyStart(t.text, t.file), offset)) {
-		if (b.inverse) continue; // an else branch keeps the outer context
+		// `#if` guards its block, `#unless` its else branch; other else branches keep the outer context.
+		const guards = b.name === (b.inverse ? "unless" : "if");
+		if (b.inverse && !guards) continue;
 		const arg = b.args[0];
 		const v = arg === undefined ? undefined : resolveText(arg, scope);
 		const key = v?.key ?? `#${b.name}`;
-		if (b.name === "if") {
-			scope = { ...scope, facts: withPrefixes(scope.facts, key) };
+		if (b.name === "if" || b.name === "unless") {
+			if (guards) scope = { ...scope, facts: withPrefixes(scope.facts, key) };
 			continue;
 		}
 		if (b.name !== "each" && b.name !== "with") {

@@ -198,12 +198,21 @@ export function metaOf(
 	};
 }
 
+/**
+ * Whether template `name` may declare front-matter `key`: every key of the
+ * schema but the virtualization policy, which belongs to the stub it
+ * configures. The build refuses what this refuses; the editor offers what it allows.
+ */
+export function mayDeclare(name: string, key: string): boolean {
+	return key !== "virtualize" || name === STUB;
+}
+
 /** The virtualization policy belongs to the stub template, and the stub needs one. */
 function checkPolicy(files: ReadonlyMap<string, TemplateFile>): Diagnostic[] {
 	const out: Diagnostic[] = [];
 	for (const [name, t] of files) {
 		const has = t.meta.virtualize !== undefined;
-		if (has === (name === STUB)) continue;
+		if (has ? mayDeclare(name, "virtualize") : name !== STUB) continue;
 		out.push({
 			severity: "error",
 			code: "bad_front_matter",

@@ -55,6 +55,7 @@ describe("lsp completion scope", () => {
 		expect(labels("tools", "{{@")).toEqual(["root"]);
 		expect(labels("tools", "{{@root.")).toContain("toolGroups");
 		expect(labels("tools", "{{#each toolGroups}}{{#if name}}x{{/")).toEqual(["if"]);
+		expect(labels("tools", "{{#each toolGroups}}x{{else if toolGroups}}y{{/")).toEqual(["each"]);
 	});
 
 	it("gives a partial its caller's context", () => {

@@ -112,6 +112,25 @@ describe("lsp completion and hover", () => {
 		);
 	});
 
+	it("completes only the front-matter keys the build lets the template declare", async () => {
+		const keys = async (name: string, edited: string, version: number) => {
+			if (version === 1) lsp.open(file(name), edited);
+			else lsp.change(file(name), edited, version);
+			const items = (await lsp.connection.sendRequest("textDocument/completion", {
+				textDocument: { uri: uriOf(file(name)) },
+				position: { line: edited.split("\n").indexOf(""), character: 0 },
+			})) as { label: string }[];
+			return items.map((i) => i.label);
+		};
+		const blank = (name: string) => text(name).replace(/^version:/m, "\nversion:");
+		const tools = await keys("tools", blank("tools"), 20);
+		expect(tools).toEqual(expect.arrayContaining(["marker", "budget"]));
+		expect(tools).not.toContain("virtualize"); // the build refuses it outside the stub
+		const stub = text("tool-result-stub").replace(/^virtualize:\n(?:[ \t].*\n)*/m, "\n");
+		expect(await keys("tool-result-stub", stub, 1)).toContain("virtualize");
+		lsp.change(file("tools"), text("tools"), 21);
+	});
+
 	it("completes inside {{#each toolGroups}}: the element's fields, block params and ../", async () => {
 		const complete = async (suffix: string) => {
 			const edited = `${text("tools")}\n${suffix}`;
@@ -131,6 +150,36 @@ describe("lsp completion and hover", () => {
 		);
 		expect(await complete("{{#each toolGroups}}{{/each}}{{> ")).toContain("harness");
 		lsp.change(file("tools"), text("tools"), 4);
+	});
+
+	it("hovers a guard's own argument as optional, and a guarded path with no guard advice", async () => {
+		let version = 0;
+		const hoverAt = async (suffix: string, needle: string) => {
+			const edited = `${text("environment")}\n${suffix}`;
+			if (version++ === 0) lsp.open(file("environment"), edited);
+			else lsp.change(file("environment"), edited, version);
+			const hover = (await lsp.connection.sendRequest("textDocument/hover", {
+				textDocument: { uri: uriOf(file("environment")) },
+				position: endOf(edited.slice(0, edited.lastIndexOf(needle) + 1)),
+			})) as { contents: { value: string } };
+			return hover.contents.value;
+		};
+		const bare = await hoverAt("{{environment.memory}}", "memory");
+		const description = bare.split("\n\n")[1] as string;
+		expect(bare).toContain("guard it with `{{#if environment.memory}}`");
+		const condition = await hoverAt("{{#if environment.memory}}x{{/if}}", "memory}}x");
+		expect(condition).toContain("`environment.memory`: string | undefined");
+		expect(condition).toContain(description);
+		expect(condition).toContain("Optional: this `#if` tests");
+		expect(condition).not.toContain("guard it");
+		for (const guarded of [
+			"{{#unless environment.memory}}x{{else}}{{environment.memory}}{{/unless}}",
+			"{{#if environment.cwd}}x{{else if environment.memory}}{{environment.memory}}{{/if}}",
+		]) {
+			const inside = await hoverAt(guarded, "memory}}{{/");
+			expect(inside).toContain("`environment.memory`: string\n");
+			expect(inside).not.toContain("guard it");
+		}
 	});
 
 	it("hovers a path with its type and guard, and a front-matter key with the template's size", async () => {
