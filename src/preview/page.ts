@@ -169,7 +169,7 @@ h2 .size { font-weight: 400; color: var(--muted); font-size: .85rem; margin-left
 .overview > a.seg-framed { background: var(--frame); }
 pre { margin: 0; padding: .5rem .7rem; white-space: pre-wrap; overflow-wrap: anywhere; font: 12.5px/1.45 ui-monospace, "SFMono-Regular", Menlo, monospace; }
 .more-lines { margin: 0 .7rem .5rem; font-size: .8rem; }
-.failure { border: 1px solid var(--error); border-left: 4px solid var(--error); border-radius: 4px; background: #fff5f4; padding: .5rem 1rem 1rem; }
+.failure { margin-top: .6rem; border: 1px solid var(--error); border-left: 4px solid var(--error); border-radius: 4px; background: #fff5f4; padding: .5rem 1rem 1rem; }
 .failure h2 { color: var(--error); margin-top: .5rem; }
 .diagnostic { margin: .6rem 0; }
 .diagnostic .where { font: 12.5px ui-monospace, monospace; font-weight: 600; }

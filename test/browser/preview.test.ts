@@ -2,7 +2,8 @@
  * The preview page in a real browser (Debian's Chromium, headless): the
  * sections in order with their templates, live updates on save (timed and
  * printed, not asserted), a broken template shown located and recovered
- * from, a session that fails to load, a foreign Host refused, and a folder
+ * from, a set that stops building shown as one error under the session's
+ * name (no replay beside it), a session that fails to load, a foreign Host refused, and a folder
  * of 10,000 sessions listed a page at a time. Screenshots go to
  * `test/browser/out/`; `UPDATE_SCREENSHOT=1` also rewrites `docs/preview.png`.
  */
@@ -196,6 +197,44 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 		await page.waitForSelector("body[data-state='ok']", { timeout: 10_000 });
 		expect(await page.locator("article.section").count()).toBe(4);
 		expect(await page.isHidden("#failure")).toBe(true);
+	});
+
+	it("shows a set that stops building as one error, the session still named, and recovers", async () => {
+		await open(COLLAPSE_CHILD);
+		await page.waitForSelector("#replay[data-state='ok']", { timeout: 10_000 });
+		const environment = join(paths.templates, NEWEST, "environment.hbs");
+		const good = readFileSync(environment, "utf8");
+		expect(good).toContain("{{/if}}");
+		const save = (text: string) => {
+			writeFileSync(`${environment}.tmp`, text); // renamed over: never seen half written
+			renameSync(`${environment}.tmp`, environment);
+		};
+		save(good.replace("{{/if}}", ""));
+		await page.waitForSelector("body[data-state='failed-templates']", { timeout: 10_000 });
+		// The replay view may still be answering: wait until it has let go of its chart.
+		await page.waitForSelector("#replay:not([data-state='ok'])", {
+			state: "attached",
+			timeout: 10_000,
+		});
+		expect(await page.textContent(".failure .diagnostic .where")).toMatch(
+			new RegExp(`templates/${NEWEST}/environment\\.hbs:\\d+:\\d+$`),
+		);
+		const message = (await page.textContent(".failure .diagnostic > div")) as string;
+		expect(message).not.toBe("");
+		const main = (await page.textContent("main")) as string;
+		expect(main.split(message).length - 1).toBe(1);
+		expect(await page.locator(".diagnostic").count()).toBe(1);
+		expect(await page.locator("main h2").allTextContents()).toEqual(["The templates do not build"]);
+		expect(await page.textContent("#replay")).toBe("");
+		expect(await page.textContent("#summary")).toBe(`session ${COLLAPSE_CHILD} · set ${NEWEST}`);
+		await page.screenshot({ path: join(SHOTS, "preview-broken-set.png") });
+
+		save(good);
+		await page.waitForSelector("body[data-state='ok']", { timeout: 10_000 });
+		expect(await page.locator("article.section").count()).toBe(4);
+		expect(await page.isHidden("#failure")).toBe(true);
+		expect(await page.textContent("#summary")).toContain("total");
+		await page.waitForSelector("#replay[data-state='ok']", { timeout: 10_000 });
 	});
 
 	it("shows a session that fails to load as its located error", async () => {

@@ -189,7 +189,7 @@ async function render(): Promise<void> {
 		state.sessionSet = view.set.sessionSet;
 		labelSessionSet();
 		search("stay");
-	} else drawFailure(view);
+	} else drawFailure(view, state.session, state.set === "" ? state.sessionSet : state.set);
 	document.body.dataset.state = view.ok ? "ok" : `failed-${view.kind}`;
 	document.body.dataset.generation = String(view.generation);
 	document.body.dataset.session = state.session;

@@ -295,12 +295,22 @@ function drawDiagnostic(d: DiagnosticView): HTMLElement {
 	);
 }
 
-export function drawFailure(view: FailedView): void {
+/**
+ * The errors that stopped `view`, in place of the prompt. The summary keeps
+ * naming the session (and the set, when known) so the page still says what
+ * it shows.
+ */
+export function drawFailure(view: FailedView, session: string, set: string | null): void {
 	const failure = $("failure");
 	failure.replaceChildren(el("h2", {}, view.title), ...view.diagnostics.map(drawDiagnostic));
 	failure.hidden = false;
 	failure.dataset.kind = view.kind;
-	for (const id of ["summary", "overview", "legend", "prompt", "messages", "warnings"])
+	$("summary").replaceChildren(
+		"session ",
+		el("b", {}, session),
+		...(set === null ? [] : [" · set ", el("b", {}, set)]),
+	);
+	for (const id of ["overview", "legend", "prompt", "messages", "warnings"])
 		$(id).replaceChildren();
 	$("place").hidden = true;
 	placeTarget = undefined;

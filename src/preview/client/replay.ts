@@ -6,6 +6,8 @@
  * output tokens) and the prompt the provider recorded as a line where the
  * log has it. It follows the page: each time the page renders (the body's
  * `data-session`, `data-generation` or `data-state` set), it asks again.
+ * While the page shows an error instead of the session, it is empty: the
+ * error box says what is wrong, once.
  */
 import type { ReplayBar, ReplayPayload } from "../replay-view.js";
 import { $, el } from "./dom.js";
@@ -28,8 +30,14 @@ const int = (n: number) => Math.round(n).toLocaleString("en-US");
 async function update(): Promise<void> {
 	const session = document.body.dataset.session ?? "";
 	if (session === "") return;
+	const mine = ++request; // an answer still on its way is for a page no longer shown
+	if (document.body.dataset.state?.startsWith("failed") === true) {
+		const section = $("replay");
+		section.replaceChildren();
+		delete section.dataset.state;
+		return;
+	}
 	const set = new URLSearchParams(location.hash.slice(1)).get("set") ?? "";
-	const mine = ++request;
 	let payload: ReplayPayload;
 	try {
 		const response = await fetch(`/api/replay?${new URLSearchParams({ session, set })}`, {
