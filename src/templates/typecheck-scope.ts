@@ -13,6 +13,7 @@ import {
 	kindsOf,
 	memberOf,
 	NUMBER,
+	nestedField,
 	type Schema,
 } from "./zod-types.js";
 
@@ -201,7 +202,10 @@ function step(
 	const found = members.filter((m) => m !== undefined).map(flatten);
 	if (found.length === 0) {
 		const fields = v.alts.flatMap((a) => (a instanceof z.ZodObject ? Object.keys(a.shape) : []));
-		const hint = didYouMean(name, [...fields, ...hints]);
+		const nested = v.alts.map((a) => nestedField(a, name)).find((f) => f !== undefined);
+		const hint =
+			didYouMean(name, [...fields, ...hints]) ||
+			(nested === undefined ? "" : ` (did you mean "${text.slice(0, -name.length)}${nested}"?)`);
 		const type = describeValue({ alts: v.alts, absent: false });
 		fail(scope, at, `"${text}" does not exist: ${type} has no field "${name}"${hint}`);
 		return undefined;

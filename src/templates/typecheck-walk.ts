@@ -31,6 +31,7 @@ import {
 	BOOLEAN,
 	describeValue,
 	didYouMean,
+	didYouMeanOrList,
 	flatten,
 	kindsOf,
 	NUMBER,
@@ -96,7 +97,7 @@ export class Checker {
 					const message =
 						name === undefined
 							? "dynamic partials ({{> (expr)}}) are not supported: name the partial"
-							: `unknown partial "${name}"${didYouMean(name, this.templates.keys())}`;
+							: `unknown partial "${name}"${didYouMeanOrList(name, this.templates.keys(), "templates of this set")}`;
 					this.report(tpl, at, message, "unknown_partial");
 				}
 			} else if (s.type === "BlockStatement") {
@@ -283,7 +284,7 @@ export class Checker {
 			const called = name ?? shown(c.path).replace(/^"|"$/g, "");
 			const hint = NOT_ALLOWED.includes(called)
 				? ` (${called} is not allowed: it cannot be type-checked)`
-				: didYouMean(called, [...Object.keys(this.helpers), ...BLOCKS]);
+				: didYouMeanOrList(called, [...Object.keys(this.helpers), ...BLOCKS], "helpers");
 			this.report(tpl, at, `unknown helper "${called}"${hint}`, "unknown_helper");
 			return undefined;
 		}

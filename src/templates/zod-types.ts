@@ -91,3 +91,32 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
 	const best = nearest(name, candidates);
 	return best === undefined ? "" : ` (did you mean "${best}"?)`;
 }
+
+/** {@link didYouMean}, else the names there are: ` (the helpers: eq, join)`. */
+export function didYouMeanOrList(name: string, candidates: Iterable<string>, what: string): string {
+	const all = [...new Set(candidates)].sort();
+	const near = didYouMean(name, all);
+	if (near !== "" || all.length === 0) return near;
+	return ` (the ${what}: ${all.length > 12 ? `${all.slice(0, 12).join(", ")}, …` : all.join(", ")})`;
+}
+
+/**
+ * A field `name` one or two objects down from `s`, as the path from `s`
+ * (`environment.memory` for `memory` at the root), when exactly one such
+ * field is named so: a field written at the wrong level.
+ */
+export function nestedField(s: Schema, name: string): string | undefined {
+	const found: string[] = [];
+	const walk = (t: Schema, prefix: string, depth: number) => {
+		for (const alt of flatten(t).alts) {
+			if (!(alt instanceof z.ZodObject)) continue;
+			for (const [key, child] of Object.entries(alt.shape as Record<string, Schema>)) {
+				if (depth > 0 && key === name) found.push(`${prefix}${key}`);
+				if (depth < 2) walk(child, `${prefix}${key}.`, depth + 1);
+			}
+		}
+	};
+	walk(s, "", 0);
+	const unique = [...new Set(found)];
+	return unique.length === 1 ? unique[0] : undefined;
+}

@@ -51,6 +51,21 @@ describe("typecheckTemplates: paths and scopes", () => {
 		);
 	});
 
+	it("suggests the path of a field written at the wrong level, and lists what there is when nothing is near", () => {
+		const [memory] = brief("{{memory}}");
+		expect(memory?.message).toMatch(
+			/has no field "memory" \(did you mean "environment\.memory"\?\)$/,
+		);
+		const [helper] = brief("{{shout environment.cwd}}");
+		expect(helper?.message).toBe(
+			'unknown helper "shout" (the helpers: each, if, join, unless, upper, with)',
+		);
+		const [partial] = brief("{{> rules}}", [tpl("tools", "x")]);
+		expect(partial?.message).toBe(
+			'unknown partial "rules" (the templates of this set: system, tools)',
+		);
+	});
+
 	it("reports a nonexistent nested field with the type found", () => {
 		expect(brief("{{environment.shell}}")).toEqual([
 			{
