@@ -130,17 +130,28 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 		service,
 		update: write,
 	});
+	// Drifts in nothing but the set that renders them (a new set, say) are reported as one.
+	const onlySet = fixtures.filter((r) => r.status === "drift" && onlySetChanged(r.diff));
 	for (const r of fixtures) {
 		if (r.status === "written") reporter.info(`updated ${r.snapshot}\n${r.diff}`);
 		else if (r.status === "missing")
 			report([drift(r.fixture, `no snapshot at ${r.snapshot} (run build --update)`)]);
-		else if (r.status === "drift")
+		else if (r.status === "drift" && !onlySet.includes(r))
 			report([
 				drift(
 					r.fixture,
 					`rendering drifted from ${r.snapshot} (- snapshot, + rendering):\n${r.diff}`,
 				),
 			]);
+	}
+	if (onlySet.length > 0) {
+		const sets = [...new Set(onlySet.flatMap((r) => setLines(r.diff)))].join(", ");
+		report([
+			drift(
+				options.snapshots,
+				`${onlySet.length} fixture(s) render as before but with another set (${sets}): run build --update to record it`,
+			),
+		]);
 	}
 	const matching = fixtures.filter((r) => r.status === "ok").length;
 	if (fixtures.length === 0) {
@@ -187,6 +198,25 @@ function readLock(file: string): Lock | undefined {
 		"bad_template",
 		"lock file",
 	);
+}
+
+/** The changed lines of a drift's diff (`-` snapshot, `+` rendering), without the hunk heads. */
+function changedLines(diff: string): string[] {
+	return diff.split("\n").filter((l) => /^[-+]/.test(l) && !/^(---|\+\+\+) /.test(l));
+}
+
+/** Whether a drift changed nothing but the line naming the set (`templates: v3`). */
+function onlySetChanged(diff: string): boolean {
+	const lines = changedLines(diff);
+	return lines.length > 0 && lines.every((l) => /^[-+]templates: /.test(l));
+}
+
+/** `v3 → v4`, from such a drift. */
+function setLines(diff: string): string[] {
+	const lines = changedLines(diff);
+	const side = (sign: string) =>
+		lines.filter((l) => l.startsWith(sign)).map((l) => l.slice(sign.length + "templates: ".length));
+	return [`${side("-").join("/")} → ${side("+").join("/")}`];
 }
 
 function drift(fixture: string, message: string): Diagnostic {

@@ -38,6 +38,16 @@ describe("the set workflow, step by step", () => {
 		expect(readdirSync(join(dir, "templates", next)).sort()).toEqual(
 			readdirSync(join(dir, "templates", NEWEST)).sort(),
 		);
+		// The fixtures now render with the new set and nothing else: one error, not one per fixture.
+		const copied = await cli(dir, "build", ...TEMPLATES);
+		expect(copied.code).toBe(1);
+		const errors = copied.stderr.split("\n").filter((l) => l.startsWith("error:"));
+		expect(errors).toHaveLength(1);
+		expect(copied.stderr).toMatch(
+			new RegExp(
+				`\\d+ fixture\\(s\\) render as before but with another set \\(${NEWEST} → ${next}\\): run build --update`,
+			),
+		);
 
 		// 2. An edit without a bump is refused at the template's version line.
 		const harness = join(dir, "templates", next, "harness.hbs");
