@@ -48,6 +48,8 @@ async function update(): Promise<void> {
 		payload = { ok: false, error: String(error) };
 	}
 	if (mine !== request) return; // a later request is on its way
+	// The page may have failed while this was asked (the same broken set): its box says so.
+	if (document.body.dataset.state?.startsWith("failed") === true) return;
 	draw(payload);
 }
 
