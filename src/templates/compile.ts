@@ -220,7 +220,7 @@ function checkPolicy(files: ReadonlyMap<string, TemplateFile>): Diagnostic[] {
 				? `virtualize: belongs to ${STUB}.hbs only (the stub it configures)`
 				: `${STUB} needs virtualize: the threshold and excerpts of the stub it renders`,
 			file: t.file,
-			line: 2,
+			...(has ? t.locate(["virtualize"], "key") : { line: 2 }),
 		});
 	}
 	return out;

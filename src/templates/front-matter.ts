@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ContextError } from "../errors.js";
 import { SUMMARY_LABELS } from "../view/schema.js";
 import { VirtualizePolicySchema } from "../view/stub.js";
-import { parseYaml, validateYaml } from "./yaml.js";
+import { type ParsedYaml, parseYaml, validateYaml } from "./yaml.js";
 
 export const FrontMatterSchema = z.strictObject({
 	name: z.string().min(1).describe("Must equal the file's name without `.hbs`."),
@@ -47,8 +47,11 @@ export interface TemplateFile {
 	body: string;
 	/** The 1-based line of the file on which the body starts. */
 	bodyLine: number;
-	/** Where the front-matter value at `path` stands in the file (or its nearest parent). */
-	locate(path: readonly PropertyKey[]): { line: number; column: number };
+	/**
+	 * Where the front-matter value at `path` stands in the file (or its
+	 * nearest parent); with `"key"`, where its key does.
+	 */
+	locate: ParsedYaml["locate"];
 }
 
 const refuse = (language: string) => () => {
@@ -68,7 +71,7 @@ export function parseTemplateFile(text: string, file: string): TemplateFile {
 			},
 		);
 	}
-	let parsed: ReturnType<typeof parseYaml> | undefined;
+	let parsed: ParsedYaml | undefined;
 	let split: matter.GrayMatterFile<string>;
 	try {
 		// Passing options bypasses gray-matter's shared cache.

@@ -1,17 +1,33 @@
 /**
  * YAML 1.2 parsing with positions. Duplicate keys, unknown tags, aliases
  * that expand beyond reason and every other YAML error or warning fail with
- * the file, line and column, all of a file's problems at once; a zod
- * validation issue is located at the node its path names.
+ * the file, line and column, all of a file's problems at once; the slips of
+ * a hand-written file (a key without its colon, a key indented under the one
+ * before) in plain words at their line. A zod validation issue is located at
+ * the node its path names, an unknown key at the key.
  */
-import { isAlias, isNode, LineCounter, parseDocument, visit } from "yaml";
-import type { z } from "zod";
+import {
+	isAlias,
+	isMap,
+	isNode,
+	isScalar,
+	LineCounter,
+	parseDocument,
+	visit,
+	type YAMLError,
+} from "yaml";
+import { z } from "zod";
 import { type AnyCode, ContextError, type Diagnostic, formatPath } from "../errors.js";
+import { didYouMean, flatten, memberOf } from "./zod-types.js";
 
 export interface ParsedYaml {
 	value: unknown;
-	/** The 1-based line and column of the node at `path` (or the nearest parent). */
-	locate(path: readonly PropertyKey[]): { line: number; column: number };
+	/**
+	 * The 1-based line and column of the node at `path` (or the nearest
+	 * parent); with `"key"`, of the key that names it, for what is wrong
+	 * with the key itself.
+	 */
+	locate(path: readonly PropertyKey[], at?: "value" | "key"): { line: number; column: number };
 }
 
 /** How many alias expansions a file may make: plenty for data, far from a "billion laughs". */
@@ -37,10 +53,15 @@ export function parseYaml(text: string, file: string, code: AnyCode, firstLine =
 	};
 	const problems = [...doc.errors, ...doc.warnings].sort((a, b) => a.pos[0] - b.pos[0]);
 	if (problems.length > 0) {
-		throw located(
-			code,
-			problems.map((p) => ({ reason: p.message.split("\n")[0] ?? p.message, ...at(p.pos[0]) })),
-		);
+		const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+		// One slip can trip the parser twice: said once.
+		const plain = new Map<string, Problem>();
+		for (const p of problems) {
+			const { reason, offset } = explain(p, lines, lineCounter);
+			const where = at(offset);
+			plain.set(`${where.line}:${where.column} ${reason}`, { reason, ...where });
+		}
+		throw located(code, [...plain.values()]);
 	}
 	let value: unknown;
 	try {
@@ -60,7 +81,15 @@ export function parseYaml(text: string, file: string, code: AnyCode, firstLine =
 	}
 	return {
 		value,
-		locate(path) {
+		locate(path, where = "value") {
+			const parent = where === "key" ? doc.getIn(path.slice(0, -1) as unknown[], true) : undefined;
+			const key = isMap(parent)
+				? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === path.at(-1))?.key
+				: undefined;
+			if (isNode(key) && key.range) {
+				const pos = lineCounter.linePos(key.range[0]);
+				return { line: pos.line + firstLine - 1, column: pos.col };
+			}
 			for (let n = path.length; n >= 0; n--) {
 				const node = doc.getIn(path.slice(0, n) as unknown[], true);
 				if (isNode(node) && node.range !== undefined && node.range !== null) {
@@ -83,14 +112,110 @@ export function validateYaml<T extends z.ZodType>(
 ): z.infer<T> {
 	const result = schema.safeParse(parsed.value);
 	if (result.success) return result.data;
-	const problems = result.error.issues.map((issue) => {
-		// An unknown key is best shown where it stands.
-		const path =
-			issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] as string] : issue.path;
-		const where = path.length === 0 ? "" : ` at ${formatPath(path)}`;
-		return { reason: `invalid ${what}${where}: ${issue.message}`, file, ...parsed.locate(path) };
+	const problems = result.error.issues.flatMap((issue) => {
+		const where = issue.path.length === 0 ? "" : ` at ${formatPath(issue.path)}`;
+		if (issue.code !== "unrecognized_keys") {
+			return [
+				{ reason: `invalid ${what}${where}: ${issue.message}`, file, ...parsed.locate(issue.path) },
+			];
+		}
+		// Each unknown key where it stands, with the key meant or the keys there are.
+		const allowed = keysAt(schema, issue.path);
+		return issue.keys.map((key) => {
+			const hint = didYouMean(key, allowed) || ` (allowed keys: ${allowed.join(", ")})`;
+			const reason = `invalid ${what}${where}: unknown key ${JSON.stringify(key)}${hint}`;
+			return { reason, file, ...parsed.locate([...issue.path, key], "key") };
+		});
 	});
 	throw located(code, problems);
+}
+
+/** The keys the object at `path` of `schema` may have. */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+	let alts = flatten(schema).alts;
+	for (const step of path) {
+		alts = alts.flatMap((s) => {
+			const member = memberOf(s, String(step));
+			return member === undefined ? [] : flatten(member).alts;
+		});
+	}
+	return [...new Set(alts.flatMap((s) => (s instanceof z.ZodObject ? Object.keys(s.shape) : [])))];
+}
+
+/** The YAML parser's reports of a missing colon and of an indented key, which name neither. */
+const NO_COLON = /^Implicit (map )?keys need/;
+const INDENTED = new Set(["BLOCK_AS_IMPLICIT_KEY", "MULTILINE_IMPLICIT_KEY", "BAD_INDENT"]);
+/** A line that holds a key: its indentation, the key, and what follows its colon. */
+const KEY_LINE = /^( *)([^\s#\-[{"'][^:#]*?|"[^"]*"|'[^']*') *:(?:\s+(.*))?$/;
+const BLANK = /^\s*(#.*)?$/;
+
+/**
+ * A YAML problem in plain words, at the line it is about: a key line
+ * without its colon, or a key indented under a key whose value is on its own
+ * line (the parser reads it as part of that value). Others as the parser
+ * says, moved off a blank or comment line to the line after it.
+ */
+function explain(
+	problem: YAMLError,
+	lines: readonly string[],
+	counter: LineCounter,
+): { reason: string; offset: number } {
+	let offset = problem.pos[0];
+	let at = counter.linePos(offset).line - 1;
+	if (BLANK.test(lines[at] ?? "") && contentLine(lines, at, 1) < lines.length) {
+		at = contentLine(lines, at, 1);
+		offset = counter.lineStarts[at] ?? offset;
+	}
+	const reason = problem.message.split("\n")[0] ?? problem.message;
+	const text = lines[at] ?? "";
+	const indent = text.length - text.trimStart().length;
+	const atKey = offset - (counter.lineStarts[at] ?? 0) <= indent;
+	const name = /^[^\s:#\-?[{"'][^\s:]*/.exec(text.trimStart())?.[0];
+	if (NO_COLON.test(reason) && atKey && name !== undefined && !/:(\s|$)/.test(text)) {
+		return { reason: `missing ":" after ${JSON.stringify(name)}`, offset };
+	}
+	// A first key indented: the parser stumbles on the lines after it.
+	const first = contentLine(lines, 0, 1);
+	const top = KEY_LINE.exec(lines[first] ?? "");
+	if (problem.code === "UNEXPECTED_TOKEN" && at > first && (top?.[1]?.length ?? 0) > indent) {
+		return indented(counter, first, top as RegExpExecArray);
+	}
+	if (!INDENTED.has(problem.code)) return { reason, offset };
+	// The indented line: the one after a value the parser took it to continue, the problem's own otherwise.
+	const lower = atKey ? at : contentLine(lines, at + 1, 1);
+	const below = KEY_LINE.exec(lines[lower] ?? "");
+	const above = KEY_LINE.exec(lines[contentLine(lines, lower - 1, -1)] ?? "");
+	if (!above?.[3] || below === null || (below[1]?.length ?? 0) <= (above[1]?.length ?? 0)) {
+		return { reason, offset };
+	}
+	return indented(counter, lower, below, above);
+}
+
+/** Key line `line` (0-based) is indented more than the key `above` it, or than none. */
+function indented(
+	counter: LineCounter,
+	line: number,
+	key: RegExpExecArray,
+	above?: RegExpExecArray,
+): { reason: string; offset: number } {
+	const column = (above?.[1]?.length ?? 0) + 1;
+	const reason =
+		column === 1
+			? `${keyName(key[2])} is indented: top-level keys start at column 1`
+			: `${keyName(key[2])} is indented more than ${keyName(above?.[2])} above it (column ${column})`;
+	return { reason, offset: (counter.lineStarts[line] ?? 0) + (key[1]?.length ?? 0) };
+}
+
+/** The index of the first line from `from`, going by `step`, that is neither blank nor a comment. */
+function contentLine(lines: readonly string[], from: number, step: 1 | -1): number {
+	let i = from;
+	while (i >= 0 && i < lines.length && BLANK.test(lines[i] ?? "")) i += step;
+	return i;
+}
+
+/** A key as written, quoted for a message. */
+function keyName(key: string | undefined): string {
+	return JSON.stringify((key ?? "").replace(/^(["'])(.*)\1$/, "$2"));
 }
 
 type Problem = { reason: string; file: string; line: number; column: number };

@@ -1,7 +1,8 @@
 /**
  * What the type checker needs to know of zod 4 schemas: their alternatives,
  * the kinds of value they hold, their fields, a short description for
- * messages; and the "did you mean" of a misspelt name.
+ * messages; and the "did you mean" of a misspelt name (also the YAML
+ * validation's, for an unknown key).
  */
 import { z } from "zod";
 import { nearest } from "../text/nearest.js";
