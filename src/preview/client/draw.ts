@@ -214,7 +214,7 @@ const LEGEND: [kind: string, label: string][] = [
 	["environment", "environment"],
 	["lineage", "lineage"],
 	["message", "message"],
-	["framed", "framed message (summary, custom)"],
+	["framed", "framed by a template (summary, bash output, tool-result stub)"],
 ];
 
 /** The strip's legend: its colours, and what a part's width means. */
