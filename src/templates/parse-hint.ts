@@ -38,6 +38,14 @@ export function parseHint(body: string): ParseHint | undefined {
 			at = body.indexOf("{{", end + 4);
 			continue;
 		}
+		const raw = /^\{\{\{\{\s*([^\s}]+)[^}]*\}\}\}\}/.exec(body.slice(at, at + 256));
+		if (raw !== null) {
+			// A raw block's content is text, tags and all, up to its closing {{{{/name}}}}.
+			const end = body.indexOf(`{{{{/${raw[1]}}}}}`, at + raw[0].length);
+			if (end === -1) return hint(at, `this raw block is never closed: add {{{{/${raw[1]}}}}}`);
+			at = body.indexOf("{{", end + raw[1].length + 9);
+			continue;
+		}
 		const close = body.indexOf("}}", at + 2);
 		if (body.startsWith("{{!", at) || body.startsWith("{{~!", at)) {
 			// A short comment ends at the first }}, whatever it holds.

@@ -31,6 +31,13 @@ describe("parseHint", () => {
 		],
 		["{{#> layout}}z", 1, 0, "{{#layout}} opened here is never closed: add {{/layout}}"],
 		["{{!-- open", 1, 0, "this comment is never closed: end it with --}}"],
+		[
+			"{{{{raw}}}} {{#if}} {{{{/raw}}}}{{#with a}}",
+			1,
+			31,
+			"{{#with}} opened here is never closed: add {{/with}}",
+		],
+		["{{{{raw}}}} text", 1, 0, "this raw block is never closed: add {{{{/raw}}}}"],
 	])("%j: %i:%i %s", (body, line, column, reason) => {
 		expect(() => Handlebars.parse(body)).toThrow();
 		expect(parseHint(body)).toEqual({ line, column, reason });
