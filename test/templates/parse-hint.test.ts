@@ -34,7 +34,7 @@ describe("parseHint", () => {
 		[
 			"{{{{raw}}}} {{#if}} {{{{/raw}}}}{{#with a}}",
 			1,
-			31,
+			32,
 			"{{#with}} opened here is never closed: add {{/with}}",
 		],
 		["{{{{raw}}}} text", 1, 0, "this raw block is never closed: add {{{{/raw}}}}"],
