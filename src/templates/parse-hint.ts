@@ -41,9 +41,10 @@ export function parseHint(body: string): ParseHint | undefined {
 		const raw = /^\{\{\{\{\s*([^\s}]+)[^}]*\}\}\}\}/.exec(body.slice(at, at + 256));
 		if (raw !== null) {
 			// A raw block's content is text, tags and all, up to its closing {{{{/name}}}}.
-			const end = body.indexOf(`{{{{/${raw[1]}}}}}`, at + raw[0].length);
-			if (end === -1) return hint(at, `this raw block is never closed: add {{{{/${raw[1]}}}}}`);
-			at = body.indexOf("{{", end + raw[1].length + 9);
+			const closing = `{{{{/${raw[1]}}}}}`;
+			const end = body.indexOf(closing, at + raw[0].length);
+			if (end === -1) return hint(at, `this raw block is never closed: add ${closing}`);
+			at = body.indexOf("{{", end + closing.length);
 			continue;
 		}
 		const close = body.indexOf("}}", at + 2);
