@@ -105,7 +105,7 @@ export function writeJson(value: unknown, options: JsonWriteOptions): void {
 		}
 		const isArray = Array.isArray(v);
 		const items: Frame["items"] = isArray
-			? (v as unknown[]).map((x) => [undefined, x])
+			? Array.from(v as unknown[], (x): [undefined, unknown] => [undefined, x])
 			: Object.keys(v).map((k) => [k, (v as Record<string, unknown>)[k]]);
 		out(isArray ? "[" : "{");
 		stack.push({

@@ -127,6 +127,16 @@ describe("writeJson", () => {
 		expect(keys).toEqual(["0", "1", "3"]);
 	});
 
+	it("writes a hole of a sparse array as null, at any level", () => {
+		// biome-ignore lint/suspicious/noSparseArray: the case under test
+		const sparse = [1, , 3];
+		for (const value of [sparse, { a: sparse }, { a: [sparse] }, { a: [{ b: sparse }, 1n] }]) {
+			expect(jsonText(value, { indent: 2 })).toBe(
+				JSON.stringify(value, (_, v) => (typeof v === "bigint" ? String(v) : v), 2),
+			);
+		}
+	});
+
 	it("calls toJSON with the member's key, as JSON.stringify does", () => {
 		const keys: string[] = [];
 		const dated = {
