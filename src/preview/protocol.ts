@@ -67,6 +67,8 @@ export interface MessageView extends Size {
 	images: number;
 	/** Estimated tokens of its images (not in `tokens`). */
 	imageTokens: number;
+	/** For a tool result sent as a stub: its size whole, and the tokens the stub saves. */
+	virtualized?: { chars: number; tokens: number; saved: number };
 }
 
 /** One content block of a message, as the model gets it. */

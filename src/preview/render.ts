@@ -89,6 +89,7 @@ export function renderView(
 			...optional("budget", m.budget),
 			images: m.images,
 			imageTokens: m.imageTokens,
+			...optional("virtualized", m.virtualized),
 		};
 	});
 	return {

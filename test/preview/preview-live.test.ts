@@ -81,6 +81,30 @@ describe("rendering", () => {
 		expect(summary?.framing?.name).toBe("collapse-context");
 	});
 
+	it("gives a stubbed tool result its whole size and the tokens the stub saves", async () => {
+		copyFileSync(
+			join(ROOT, "test/fixtures/sessions/virtualized.jsonl"),
+			join(paths.sessions, "virtualized.jsonl"),
+		);
+		const rendered = await eventually(async () => {
+			const { view: v } = await view("virtualized.jsonl");
+			return v.ok ? (v as RenderedView) : undefined;
+		}, "the copied session in the list");
+		const stubs = rendered.messages.filter((m) => m.virtualized !== undefined);
+		expect(stubs.length).toBeGreaterThan(0);
+		for (const m of stubs) {
+			expect(m.framing?.name).toBe("tool-result-stub");
+			expect(m.virtualized?.saved).toBe((m.virtualized?.tokens ?? 0) - m.tokens);
+		}
+		// A large text result is larger whole than its stub (one holding an image may not be).
+		expect(stubs.some((m) => (m.virtualized?.chars ?? 0) > m.chars)).toBe(true);
+		expect(
+			rendered.messages
+				.filter((m) => m.framing === undefined)
+				.every((m) => m.virtualized === undefined),
+		).toBe(true);
+	});
+
 	it("shows a session that fails to load as its located error", async () => {
 		const normal = readFileSync(join(paths.sessions, "1-normal.jsonl"), "utf8");
 		// Entries without their header: an error in any reading mode.

@@ -29,6 +29,14 @@ function sizeText(size: Size): string {
 	return `${count(size.tokens, "token")}${budget} · ${count(size.chars, "char")}`;
 }
 
+/** For a stub: the whole result's size and what the stub saves (` · stub of 3,717 tokens whole, −2,746`). */
+function stubText(m: MessageView): string {
+	const v = m.virtualized;
+	if (v === undefined) return "";
+	const saved = `${v.saved < 0 ? "+" : "−"}${Math.abs(v.saved).toLocaleString("en-US")}`;
+	return ` · stub of ${count(v.tokens, "token")} whole, ${saved}`;
+}
+
 /** A bar as long as `size`'s tokens, the largest part of the context filling it. */
 function bar(size: Size, largest: number): HTMLElement {
 	const fill = el("span");
@@ -168,7 +176,7 @@ function drawMessage(m: MessageView, largest: number): HTMLElement {
 		el(
 			"span",
 			{ class: "size" },
-			`${sizeText(m)}${m.images > 0 ? ` · ${count(m.images, "image")}, about ${count(m.imageTokens, "token")}` : ""}`,
+			`${sizeText(m)}${m.images > 0 ? ` · ${count(m.images, "image")}, about ${count(m.imageTokens, "token")}` : ""}${stubText(m)}`,
 		),
 	);
 	const label = messagePlace(m);
