@@ -145,7 +145,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 			]);
 	}
 	if (onlySet.length > 0) {
-		const sets = [...new Set(onlySet.flatMap((r) => setLines(r.diff)))].join(", ");
+		const sets = [...new Set(onlySet.map((r) => setChange(r.diff)))].join(", ");
 		report([
 			drift(
 				options.snapshots,
@@ -212,11 +212,11 @@ function onlySetChanged(diff: string): boolean {
 }
 
 /** `v3 → v4`, from such a drift. */
-function setLines(diff: string): string[] {
+function setChange(diff: string): string {
 	const lines = changedLines(diff);
 	const side = (sign: string) =>
 		lines.filter((l) => l.startsWith(sign)).map((l) => l.slice(sign.length + "templates: ".length));
-	return [`${side("-").join("/")} → ${side("+").join("/")}`];
+	return `${side("-").join("/")} → ${side("+").join("/")}`;
 }
 
 function drift(fixture: string, message: string): Diagnostic {
