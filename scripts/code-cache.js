@@ -16,9 +16,18 @@ const BIN = join(ROOT, "dist/cli/bin.cjs");
 const RECORD = join(ROOT, "scripts/code-cache-record.js");
 const EXAMPLE = join(ROOT, "test/fixtures/sessions/virtualized.jsonl");
 const FOLDERS = [join(ROOT, "dist/cli"), join(ROOT, "templates/.compiled")];
-/** Render last: a file two runs compile keeps the cache of the run that used it most. */
+/** The shipped sets, oldest first: `render` loads only the one it renders with. */
+const SETS = readdirSync(join(ROOT, "templates/.compiled"))
+	.filter((name) => /^v\d+\.cjs$/.test(name))
+	.map((name) => name.slice(0, -".cjs".length))
+	.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+/**
+ * A render with each older set, then with the default one last: a file two
+ * runs compile keeps the cache of the run that used it most.
+ */
 const RUNS = [
 	...["build", "serve", "inspect", "diff", "preview"].map((command) => [command, "--help"]),
+	...SETS.slice(0, -1).map((set) => ["render", EXAMPLE, "--format", "llm", "--template-version", set]),
 	["render", EXAMPLE, "--format", "llm"],
 ];
 

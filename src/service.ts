@@ -185,6 +185,29 @@ export class ContextService {
 		}
 	}
 
+	/**
+	 * {@link composeSync}, for a one-off process: the file is read with
+	 * blocking reads, and only the set the session renders with is made ready
+	 * (loaded precompiled, or the compiler imported when it must be compiled).
+	 * @internal
+	 */
+	async composeOnce(path: string, options: LoadOptions = {}): Promise<Composed> {
+		const file = fileOf(path);
+		const once = async () => {
+			const log = this.readSync(file);
+			const pin = log.sink.metadata.templateVersion;
+			await this.registry.ready([options.templateVersion ?? pin ?? this.registry.newest()]);
+			return this.composeLog(log, options);
+		};
+		try {
+			return await once();
+		} catch (error) {
+			if (!isReplaced(error)) throw error;
+			this.sessions.delete(file);
+			return await once();
+		}
+	}
+
 	/** The set to render with: asked for, else the session's pin (a pin to no set is located at its line). */
 	private setFor(log: Session, options: LoadOptions): TemplateSet {
 		const pin = log.sink.metadata.templateVersion;

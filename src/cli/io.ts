@@ -16,6 +16,11 @@ export interface Io {
 	stdoutIsTTY?: boolean;
 	/** Whether stderr is a terminal (progress lines). */
 	stderrIsTTY?: boolean;
+	/**
+	 * Whether stdout is a pipe, a socket or a file: JSON printed there reaches
+	 * a program, not a terminal, and is written without escaping C1 controls.
+	 */
+	stdoutIsPipeOrFile?: boolean;
 }
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -160,12 +165,16 @@ export function printDiagnostic(io: Io, d: Diagnostic): void {
 
 /**
  * Pretty JSON on stdout, written a chunk at a time: any nesting, any size.
- * C1 controls are escaped too (JSON.stringify escapes only C0), the value
- * unchanged.
+ * Unless stdout is a pipe or a file, C1 controls and bidirectional overrides
+ * are escaped too (JSON.stringify escapes only C0), the value unchanged.
  */
 export function printJson(io: Io, value: unknown, file?: string): void {
+	const write =
+		io.stdoutIsPipeOrFile === true
+			? (chunk: string) => io.stdout(chunk)
+			: (chunk: string) => io.stdout(escapeJsonControl(chunk));
 	guardLength(() => {
-		writeJson(value, { indent: 2, write: (chunk) => io.stdout(escapeJsonControl(chunk)) });
+		writeJson(value, { indent: 2, write });
 		io.stdout("\n");
 	}, file);
 }

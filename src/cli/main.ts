@@ -6,6 +6,7 @@
  */
 import { ContextError, formatDiagnostic } from "../errors.js";
 import type { Io } from "./io.js";
+import { isPipeOrFile, isTerminal, writeAll } from "./stdio.js";
 import { type UsageError, usageError } from "./usage.js";
 
 export const MAIN_USAGE = `theway-context: compile a theway session log into its context bundle
@@ -108,19 +109,19 @@ export function synopsis(usage: string): string {
 	return `${lines.slice(start, end === -1 ? undefined : end).join("\n")}\n(${more} for more)\n`;
 }
 
-/** The process edge: real argv, real streams, real exit code. */
+/** The process edge: real argv, real standard output and error, real exit code. */
 export async function runMain(): Promise<void> {
-	// A reader that stops early (`| head`) is not an error.
-	process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-		if (error.code !== "EPIPE") throw error;
-		process.exit(process.exitCode ?? 0);
-	});
 	const code = await main(process.argv.slice(2), {
-		stdout: (text) => process.stdout.write(text),
-		stderr: (text) => process.stderr.write(text),
+		stdout: (text) => writeAll(1, text),
+		stderr: (text) => writeAll(2, text),
 		cwd: process.cwd(),
-		stdoutIsTTY: process.stdout.isTTY === true,
-		stderrIsTTY: process.stderr.isTTY === true,
+		get stdoutIsTTY() {
+			return isTerminal(1);
+		},
+		get stderrIsTTY() {
+			return isTerminal(2);
+		},
+		stdoutIsPipeOrFile: isPipeOrFile(1),
 	});
 	process.exitCode = code;
 }

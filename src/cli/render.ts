@@ -69,9 +69,8 @@ export const renderCommand = defineCommand(
 			);
 		}
 		// A one-off process: the file read with blocking reads (no round trips
-		// through the thread pool), once the sets it may render with are ready.
+		// through the thread pool), and only the set it renders with made ready.
 		const registry = TemplateRegistry.for(templatesOption(values.templates, io).templates);
-		await registry.ready();
 		const service = new ContextService({ registry, strict: values.strict === true });
 		const options: LoadOptions = {
 			...branchOptions(values),
@@ -80,10 +79,10 @@ export const renderCommand = defineCommand(
 			...(values.memory === undefined ? {} : { memory: values.memory }),
 			...(values.cwd === undefined ? {} : { cwd: values.cwd }),
 		};
-		const bundle =
+		const { bundle } =
 			session === STDIN
-				? await service.load(session, options)
-				: service.loadSync(resolve(io.cwd, session), options);
+				? await service.compose(session, options)
+				: await service.composeOnce(resolve(io.cwd, session), options);
 		printWarnings(io, bundle.meta.diagnostics, values.quiet);
 		if (format === "json") {
 			printJson(

@@ -68,6 +68,8 @@ function describeErrno(code: string): string {
 		EISDIR: "it is a directory",
 		EIO: "an input/output error of the device",
 		ENXIO: "no such device or address (a socket?)",
+		ENOSPC: "no space left on the device",
+		EBADF: "the file descriptor is not open",
 	};
 	const word = words[code];
 	return word === undefined ? code : `${code}: ${word}`;

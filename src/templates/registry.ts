@@ -77,14 +77,17 @@ export class TemplateRegistry {
 	}
 
 	/**
-	 * Makes every set of the folder available to {@link get}: loads each fresh
-	 * precompiled set and, only if one is missing or stale, imports the
-	 * compiler. Cheap once done.
+	 * Makes the sets `versions` (default: every set of the folder) available
+	 * to {@link get}: loads each fresh precompiled set and, only if one is
+	 * missing or stale, imports the compiler. A version the folder does not
+	 * hold is left for {@link get} to refuse. Cheap once done.
 	 */
-	async ready(): Promise<void> {
+	async ready(versions?: readonly string[]): Promise<void> {
 		if (this.compiler !== undefined) return;
-		for (const [version, source] of this.read()) {
-			if (this.compiled.has(version)) continue;
+		const sources = this.read();
+		for (const version of versions ?? sources.keys()) {
+			const source = sources.get(version);
+			if (source === undefined || this.compiled.has(version)) continue;
 			const set = this.loadFresh(version, source);
 			if (set === undefined) {
 				this.compiler = (await import("./compile.js")).compileTemplateSet;
@@ -94,10 +97,15 @@ export class TemplateRegistry {
 		}
 	}
 
+	/** The newest version in the folder: the default set. */
+	newest(): string {
+		return this.versions().at(-1) as string;
+	}
+
 	/** The compiled set `version`, or the newest when none is asked for. */
 	get(version?: string): TemplateSet {
 		const sources = this.read();
-		const wanted = version ?? (this.versions().at(-1) as string);
+		const wanted = version ?? this.newest();
 		const cached = this.compiled.get(wanted);
 		if (cached !== undefined) return cached;
 		const source = sources.get(wanted);

@@ -130,8 +130,10 @@ describe("a cold process", () => {
 			"dist/cli/bin.js",
 			"dist/cli/code-cache.js",
 			"dist/cli/main.js",
+			"dist/cli/stdio.js",
 			"dist/cli/usage.js",
 			"dist/errors.js",
+			"dist/log/read.js",
 		]);
 		expect(packages(files)).toEqual([]);
 	});
@@ -148,6 +150,7 @@ describe("a cold process", () => {
 			"dist/cli/io.js",
 			"dist/cli/main.js",
 			"dist/cli/render.js",
+			"dist/cli/stdio.js",
 			"dist/cli/usage.js",
 		]);
 	});
@@ -180,20 +183,25 @@ describe("a cold process", () => {
 		expect(files).toEqual(["dist/cli/bin.cjs", "dist/cli/errors.cjs"]);
 	});
 
-	it("bundled, render loads its own bundle, the precompiled sets and the Handlebars runtime", () => {
-		const { status, files, stderr } = loaded(["render", SMALL, "--format", "llm"], BUNDLE);
-		expect(stderr).toBe("");
-		expect(status).toBe(0);
-		expect(files).toEqual([
-			"dist/cli/bin.cjs",
-			"dist/cli/errors.cjs",
-			"dist/cli/render.cjs",
-			"node_modules/handlebars/dist/handlebars.runtime.js",
-			// Every fresh set is made ready, so any pin renders synchronously.
-			...[...readTemplateSets(join(ROOT, "templates")).keys()].map(
-				(v) => `templates/.compiled/${v}.cjs`,
-			),
-		]);
+	it("bundled, render loads its own bundle, the one precompiled set it renders with and the Handlebars runtime", () => {
+		const versions = [...readTemplateSets(join(ROOT, "templates")).keys()];
+		expect(versions.length).toBeGreaterThan(1);
+		for (const version of versions) {
+			const asked = version === NEWEST ? [] : ["--template-version", version];
+			const { status, files, stderr } = loaded(
+				["render", SMALL, "--format", "llm", ...asked],
+				BUNDLE,
+			);
+			expect(stderr).toBe("");
+			expect(status).toBe(0);
+			expect(files).toEqual([
+				"dist/cli/bin.cjs",
+				"dist/cli/errors.cjs",
+				"dist/cli/render.cjs",
+				"node_modules/handlebars/dist/handlebars.runtime.js",
+				`templates/.compiled/${version}.cjs`,
+			]);
+		}
 	});
 
 	it("bundled, render with a folder of sources loads the compiler's packages", () => {
