@@ -8,7 +8,7 @@
  * generated (scripts/fold-table.js); ASCII folds one to one, so a text
  * without other code points folds in two native passes and needs no map.
  */
-import { FOLD_CLASSES, FOLD_RUNS } from "./fold-table.js";
+import { FOLD_CLASSES, FOLD_LENGTHS, FOLD_OUTS, FOLD_RANGES, FOLD_STARTS } from "./fold-table.js";
 
 /** The ASCII characters {@link fold} turns into another: what each folded character is also read from. */
 const ASCII_ALSO: Record<string, string> = { i: "l1|", o: "0", "'": "`" };
@@ -85,46 +85,39 @@ const ANGLES: Record<string, string> = {
 const DROPPED = "\\p{Default_Ignorable_Code_Point}\\p{Mn}\\p{Me}";
 const NON_ASCII = /\P{ASCII}/u;
 
-let table: Map<number, string> | undefined;
+let outs: string[] | undefined;
 let folding: RegExp | undefined;
 
 /**
- * The generated runs, decoded on the first text that needs them, and the
- * pattern of every code point that folds to something else than itself.
+ * The pattern of every code point that folds to something else than itself,
+ * compiled on the first text that needs it (the table's ranges come
+ * generated), and the fold of one such code point: a binary search over the
+ * generated runs, so no table of every code point is built.
  */
-function folds(): { table: Map<number, string>; folding: RegExp } {
-	if (table !== undefined && folding !== undefined) return { table, folding };
-	table = new Map();
-	for (const run of FOLD_RUNS.split("\u0000")) {
-		const eq = run.indexOf("=");
-		const [start = "", count] = run.slice(0, eq).split("*");
-		const out = run.slice(eq + 1);
-		const from = Number.parseInt(start, 36);
-		if (count === undefined) {
-			table.set(from, out);
-			continue;
-		}
-		const step = count.endsWith("+") ? 1 : 0;
-		const n = Number.parseInt(count, 36);
-		const first = out.charCodeAt(0);
-		for (let i = 0; i < n; i++) table.set(from + i, String.fromCharCode(first + i * step));
+function folds(): { foldOf: (cp: number) => string; folding: RegExp } {
+	if (outs === undefined || folding === undefined) {
+		outs = FOLD_OUTS.split("\u0000");
+		const angles = Object.keys(ANGLES).join("");
+		folding = new RegExp(`[${DROPPED}${FOLD_RANGES}${angles}]`, "gu");
 	}
-	for (const [c, out] of Object.entries(ANGLES)) table.set(c.charCodeAt(0), out);
-	const ranges: string[] = [];
-	const points = [...table.keys()].filter((cp) => cp >= 0x80).sort((a, b) => a - b);
-	for (let i = 0; i < points.length; ) {
-		let j = i;
-		while (j + 1 < points.length && points[j + 1] === (points[j] as number) + 1) j++;
-		const hex = (cp: number) => `\\u{${cp.toString(16)}}`;
-		ranges.push(
-			i === j
-				? hex(points[i] as number)
-				: `${hex(points[i] as number)}-${hex(points[j] as number)}`,
-		);
-		i = j + 1;
+	return { foldOf, folding };
+}
+
+/** The fold of `cp` (empty when it is dropped: a zero-width character, a combining mark). */
+function foldOf(cp: number): string {
+	const angle = cp < 0x10000 ? ANGLES[String.fromCharCode(cp)] : undefined;
+	if (angle !== undefined) return angle;
+	let [lo, hi] = [0, FOLD_STARTS.length - 1];
+	while (lo < hi) {
+		const mid = (lo + hi + 1) >> 1;
+		if ((FOLD_STARTS[mid] as number) <= cp) lo = mid;
+		else hi = mid - 1;
 	}
-	folding = new RegExp(`[${DROPPED}${ranges.join("")}]`, "gu");
-	return { table, folding };
+	const start = FOLD_STARTS[lo] as number;
+	const length = FOLD_LENGTHS[lo] as number;
+	if (cp < start || cp >= start + Math.abs(length)) return "";
+	const out = (outs as string[])[lo] as string;
+	return length < 0 ? String.fromCharCode(out.charCodeAt(0) + (cp - start)) : out;
 }
 
 /** ASCII, one to one: lower case, and the letters ASCII itself confuses merged. */
@@ -154,11 +147,11 @@ export function fold(text: string): Folded {
 	// each such code point as [folded start, folded end, original start, original end].
 	const spans: number[] = [];
 	let shift = 0; // original offset minus folded offset, after the last span
-	const { table: known, folding: pattern } = folds();
+	const { foldOf: known, folding: pattern } = folds();
 	// Only code points that fold to something else are visited: ASCII from the
 	// table, or nothing for an invisible one.
 	const replaced = text.replace(pattern, (char: string, at: number) => {
-		const f = known.get(char.codePointAt(0) as number) ?? "";
+		const f = known(char.codePointAt(0) as number);
 		if (f.length !== char.length) {
 			const start = at - shift;
 			spans.push(start, start + f.length, at, at + char.length);
