@@ -5,7 +5,7 @@
  * write on Linux anyway; here nothing is left buffered at exit, and stdout
  * and stderr keep the order they were written in.
  */
-import { fstatSync, writeSync } from "node:fs";
+import { fstatSync, statSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { ioError } from "../log/read.js";
 
@@ -41,11 +41,15 @@ export function isTerminal(fd: number): boolean {
 	return isatty(fd);
 }
 
-/** Whether `fd` is a pipe, a socket or a regular file: what is written there reaches no terminal as it is. */
+/**
+ * Whether `fd` is a pipe, a socket, a regular file or `/dev/null`: what is
+ * written there reaches no terminal as it is.
+ */
 export function isPipeOrFile(fd: number): boolean {
 	try {
 		const stat = fstatSync(fd);
-		return stat.isFIFO() || stat.isSocket() || stat.isFile();
+		if (stat.isFIFO() || stat.isSocket() || stat.isFile()) return true;
+		return stat.isCharacterDevice() && stat.rdev === statSync("/dev/null").rdev;
 	} catch {
 		return false;
 	}

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
 import { jsonText } from "../../src/text/json-writer.js";
 import { ROOT, runCli } from "../support/cli.js";
 import { categoryOf, expectedSection, groupsOf } from "../support/expected.js";
@@ -303,6 +304,31 @@ describe("render: inputs that are not logs", () => {
 		expect(result.code).toBe(0);
 		expect(result.stderr).toContain("evil\\x1b]0;x\\x07");
 		expect(hasRawControl(result.stderr)).toBe(false);
+	});
+});
+
+describe("render: JSON bound for a terminal or a program", () => {
+	const path = () => writeLog([HEADER, user("u1", null, "title \u009b2J \u202eevil")]);
+	const json = async (pipeOrFile: boolean) => {
+		let stdout = "";
+		const code = await main(["render", path(), "--format", "llm"], {
+			stdout: (text) => {
+				stdout += text;
+			},
+			stderr: () => {},
+			cwd: ROOT,
+			stdoutIsPipeOrFile: pipeOrFile,
+		});
+		expect(code).toBe(0);
+		return stdout;
+	};
+
+	it("escapes C1 controls and bidirectional overrides unless stdout is a pipe or a file, the value unchanged", async () => {
+		const [terminal, program] = [await json(false), await json(true)];
+		expect(hasRawControl(terminal)).toBe(false);
+		expect(terminal).toContain("\\u009b2J \\u202eevil");
+		expect(program).toContain("\u009b2J \u202eevil");
+		expect(JSON.parse(terminal)).toEqual(JSON.parse(program));
 	});
 });
 
