@@ -8,7 +8,7 @@
  * generated (scripts/fold-table.js); ASCII folds one to one, so a text
  * without other code points folds in two native passes and needs no map.
  */
-import { FOLD_CLASSES, FOLD_LENGTHS, FOLD_OUTS, FOLD_RANGES, FOLD_STARTS } from "./fold-table.js";
+import { FOLD_CLASSES, FOLD_RANGES, FOLD_RUNS } from "./fold-table.js";
 
 /** The ASCII characters {@link fold} turns into another: what each folded character is also read from. */
 const ASCII_ALSO: Record<string, string> = { i: "l1|", o: "0", "'": "`" };
@@ -85,38 +85,61 @@ const ANGLES: Record<string, string> = {
 const DROPPED = "\\p{Default_Ignorable_Code_Point}\\p{Mn}\\p{Me}";
 const NON_ASCII = /\P{ASCII}/u;
 
-let outs: string[] | undefined;
+/** The generated runs, decoded: run i covers `|lengths[i]|` code points from `starts[i]`. */
+interface Runs {
+	starts: Int32Array;
+	/** Negative: each code point folds to the character after the one before. */
+	lengths: Int32Array;
+	outs: string[];
+}
+
+let runs: Runs | undefined;
 let folding: RegExp | undefined;
 
 /**
- * The pattern of every code point that folds to something else than itself,
- * compiled on the first text that needs it (the table's ranges come
- * generated), and the fold of one such code point: a binary search over the
- * generated runs, so no table of every code point is built.
+ * The pattern of every code point that folds to something else than itself
+ * (its ranges come generated), and the runs decoded, on the first text that
+ * needs them: a code point's fold is a binary search away, and no table of
+ * every code point is built.
  */
-function folds(): { foldOf: (cp: number) => string; folding: RegExp } {
-	if (outs === undefined || folding === undefined) {
-		outs = FOLD_OUTS.split("\u0000");
-		const angles = Object.keys(ANGLES).join("");
-		folding = new RegExp(`[${DROPPED}${FOLD_RANGES}${angles}]`, "gu");
+function folds(): { runs: Runs; folding: RegExp } {
+	if (runs === undefined || folding === undefined) {
+		const texts = FOLD_RUNS.split("\u0000");
+		const decoded: Runs = {
+			starts: new Int32Array(texts.length),
+			lengths: new Int32Array(texts.length),
+			outs: new Array(texts.length),
+		};
+		for (let i = 0; i < texts.length; i++) {
+			const run = texts[i] as string;
+			const eq = run.indexOf("=");
+			const star = run.indexOf("*");
+			const plus = run.charCodeAt(eq - 1) === 0x2b; // "+"
+			const n = star === -1 || star > eq ? 1 : Number.parseInt(run.slice(star + 1, eq), 36);
+			decoded.starts[i] = Number.parseInt(run.slice(0, star === -1 || star > eq ? eq : star), 36);
+			decoded.lengths[i] = plus ? -n : n;
+			decoded.outs[i] = run.slice(eq + 1);
+		}
+		runs = decoded;
+		folding = new RegExp(`[${DROPPED}${FOLD_RANGES}${Object.keys(ANGLES).join("")}]`, "gu");
 	}
-	return { foldOf, folding };
+	return { runs, folding };
 }
 
 /** The fold of `cp` (empty when it is dropped: a zero-width character, a combining mark). */
-function foldOf(cp: number): string {
+function foldOf(cp: number, { starts, lengths, outs }: Runs): string {
 	const angle = cp < 0x10000 ? ANGLES[String.fromCharCode(cp)] : undefined;
 	if (angle !== undefined) return angle;
-	let [lo, hi] = [0, FOLD_STARTS.length - 1];
+	let [lo, hi] = [0, starts.length - 1];
 	while (lo < hi) {
 		const mid = (lo + hi + 1) >> 1;
-		if ((FOLD_STARTS[mid] as number) <= cp) lo = mid;
+		if ((starts[mid] as number) <= cp) lo = mid;
 		else hi = mid - 1;
 	}
-	const start = FOLD_STARTS[lo] as number;
-	const length = FOLD_LENGTHS[lo] as number;
+	const start = starts[lo] as number;
+	const length = lengths[lo] as number;
 	if (cp < start || cp >= start + Math.abs(length)) return "";
-	const out = (outs as string[])[lo] as string;
+	const out = outs[lo] as string;
 	return length < 0 ? String.fromCharCode(out.charCodeAt(0) + (cp - start)) : out;
 }
 
@@ -147,11 +170,11 @@ export function fold(text: string): Folded {
 	// each such code point as [folded start, folded end, original start, original end].
 	const spans: number[] = [];
 	let shift = 0; // original offset minus folded offset, after the last span
-	const { foldOf: known, folding: pattern } = folds();
+	const { runs: decoded, folding: pattern } = folds();
 	// Only code points that fold to something else are visited: ASCII from the
 	// table, or nothing for an invisible one.
 	const replaced = text.replace(pattern, (char: string, at: number) => {
-		const f = known(char.codePointAt(0) as number);
+		const f = foldOf(char.codePointAt(0) as number, decoded);
 		if (f.length !== char.length) {
 			const start = at - shift;
 			spans.push(start, start + f.length, at, at + char.length);
