@@ -33,6 +33,18 @@ export function readTemplateSets(
 	root: string,
 	warn: (d: Diagnostic) => void = () => {},
 ): Map<string, TemplateSetSource> {
+	return new Map([...templateSets(root, warn)].map(([version, read]) => [version, read()]));
+}
+
+/**
+ * {@link readTemplateSets}, each set read from disk only when its function
+ * is called (every call reads it afresh): the folder is listed and checked
+ * now, a set's templates when they are needed.
+ */
+export function templateSets(
+	root: string,
+	warn: (d: Diagnostic) => void = () => {},
+): Map<string, () => TemplateSetSource> {
 	const dir = resolve(root);
 	if (!existsSync(dir)) throw new ContextError("io", "templates folder not found", { file: dir });
 	if (!lstatSync(dir).isDirectory()) {
@@ -41,10 +53,10 @@ export function readTemplateSets(
 		});
 	}
 	const names = readdirSync(dir);
-	const sets = new Map<string, TemplateSetSource>();
+	const sets = new Map<string, () => TemplateSetSource>();
 	if (names.some((n) => n.endsWith(".hbs"))) {
 		// A set folder named directly: its categories are its own, its templates folder's, or the package's.
-		sets.set(basename(dir), readSet(dir, [dirname(dir), dirname(dirname(dir))]));
+		sets.set(basename(dir), () => readSet(dir, [dirname(dir), dirname(dirname(dir))]));
 		return sets;
 	}
 	for (const n of names) {
@@ -74,7 +86,7 @@ export function readTemplateSets(
 		});
 	}
 	for (const version of versions)
-		sets.set(version, readSet(join(dir, version), [dir, dirname(dir)], warn));
+		sets.set(version, () => readSet(join(dir, version), [dir, dirname(dir)], warn));
 	return sets;
 }
 

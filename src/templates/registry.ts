@@ -13,7 +13,7 @@
 import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
 import { nearest } from "../text/nearest.js";
-import { DEFAULT_TEMPLATES_DIR, readTemplateSets } from "./load.js";
+import { DEFAULT_TEMPLATES_DIR, templateSets } from "./load.js";
 import { loadPrecompiled, precompiledPath } from "./precompiled.js";
 import type { TemplateSet, TemplateSetSource } from "./set.js";
 
@@ -31,7 +31,8 @@ export interface RegistryOptions {
 
 export class TemplateRegistry {
 	private static readonly byDir = new Map<string, TemplateRegistry>();
-	private sources: Map<string, TemplateSetSource> | undefined;
+	/** Each set's sources, read on first use. */
+	private sources: Map<string, () => TemplateSetSource> | undefined;
 	private readonly compiled = new Map<string, TemplateSet>();
 	private compiler: Compiler | undefined;
 
@@ -50,7 +51,11 @@ export class TemplateRegistry {
 	) {
 		this.precompiled = options.precompiled ?? resolve(dir) === DEFAULT_TEMPLATES_DIR;
 		this.compiler = options.compiler;
-		if (options.sources !== undefined) this.sources = new Map(options.sources);
+		if (options.sources !== undefined) {
+			this.sources = new Map(
+				[...options.sources].map(([version, source]) => [version, () => source]),
+			);
+		}
 	}
 
 	/**
@@ -86,7 +91,7 @@ export class TemplateRegistry {
 		if (this.compiler !== undefined) return;
 		const sources = this.read();
 		for (const version of versions ?? sources.keys()) {
-			const source = sources.get(version);
+			const source = sources.get(version)?.();
 			if (source === undefined || this.compiled.has(version)) continue;
 			const set = this.loadFresh(version, source);
 			if (set === undefined) {
@@ -108,7 +113,7 @@ export class TemplateRegistry {
 		const wanted = version ?? this.newest();
 		const cached = this.compiled.get(wanted);
 		if (cached !== undefined) return cached;
-		const source = sources.get(wanted);
+		const source = sources.get(wanted)?.();
 		if (source === undefined) {
 			throw new ContextError(
 				"unknown_template_version",
@@ -138,8 +143,17 @@ export class TemplateRegistry {
 		return this.compiler(source);
 	}
 
-	private read(): Map<string, TemplateSetSource> {
-		this.sources ??= readTemplateSets(this.dir);
+	private read(): Map<string, () => TemplateSetSource> {
+		if (this.sources === undefined) {
+			const readers = templateSets(this.dir);
+			// Each set is read once, when first needed.
+			this.sources = new Map(
+				[...readers].map(([version, read]) => {
+					let source: TemplateSetSource | undefined;
+					return [version, () => (source ??= read())];
+				}),
+			);
+		}
 		return this.sources;
 	}
 }
