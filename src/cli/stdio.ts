@@ -19,19 +19,28 @@ const SLEEP = new Int32Array(new SharedArrayBuffer(4));
  * is a located `io` error.
  */
 export function writeAll(fd: number, text: string): void {
+	// The text as it is (no buffer made here); a write cut short goes on from bytes.
+	const written = attempt(fd, text);
+	// Fewer bytes than characters is cut short for sure; else the UTF-8 length tells.
+	if (written >= text.length && written === Buffer.byteLength(text)) return;
 	const bytes = Buffer.from(text, "utf8");
-	for (let at = 0; at < bytes.length; ) {
-		try {
-			at += writeSync(fd, bytes, at, bytes.length - at);
-		} catch (error) {
-			const code = (error as NodeJS.ErrnoException).code;
-			if (code === "EAGAIN") {
-				Atomics.wait(SLEEP, 0, 0, 1);
-				continue;
-			}
-			if (code === "EPIPE") process.exit(process.exitCode ?? 0);
-			throw ioError(NAMES[fd] ?? `fd ${fd}`, error, "cannot write the output");
+	for (let at = written; at < bytes.length; ) at += attempt(fd, bytes, at);
+}
+
+/** One write; 0 while a non-blocking pipe is full (after a short wait). */
+function attempt(fd: number, data: string | Buffer, at = 0): number {
+	try {
+		return typeof data === "string"
+			? writeSync(fd, data)
+			: writeSync(fd, data, at, data.length - at);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "EAGAIN") {
+			Atomics.wait(SLEEP, 0, 0, 1);
+			return 0;
 		}
+		if (code === "EPIPE") process.exit(process.exitCode ?? 0);
+		throw ioError(NAMES[fd] ?? `fd ${fd}`, error, "cannot write the output");
 	}
 }
 
