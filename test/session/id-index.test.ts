@@ -1,11 +1,14 @@
 /** The id table: every id found at its index, duplicates reported, growth keeps everything. */
 import { describe, expect, it } from "vitest";
-import { IdIndex } from "../../src/session/id-index.js";
+import { IdIndex, SMALL_MAX } from "../../src/session/id-index.js";
+
+/** The typed table from the first id (a small index starts with a Map). */
+const TABLE = { smallMax: 0 };
 
 describe("IdIndex", () => {
 	it("finds every id it was given, across many growths, and nothing else", () => {
 		const ids: string[] = [];
-		const index = new IdIndex(ids);
+		const index = new IdIndex(ids, TABLE);
 		for (let i = 0; i < 50_000; i++) {
 			const id = `id-${(i * 7919) % 100_003}`;
 			expect(index.set(id, i)).toBeUndefined();
@@ -17,17 +20,36 @@ describe("IdIndex", () => {
 	});
 
 	it("returns the earlier index of a duplicate and takes the later one, as pi does", () => {
-		const ids = ["a", "b", "a"];
+		for (const options of [{}, TABLE]) {
+			const ids = ["a", "b", "a"];
+			const index = new IdIndex(ids, options);
+			expect(index.set("a", 0)).toBeUndefined();
+			index.set("b", 1);
+			expect(index.set("a", 2)).toBe(0);
+			expect(index.get("a")).toBe(2);
+		}
+	});
+
+	it("moves from its Map to the table past the small size, keeping every id and the latest duplicate", () => {
+		const ids: string[] = [];
 		const index = new IdIndex(ids);
-		expect(index.set("a", 0)).toBeUndefined();
-		index.set("b", 1);
-		expect(index.set("a", 2)).toBe(0);
-		expect(index.get("a")).toBe(2);
+		const n = SMALL_MAX + 1000;
+		for (let i = 0; i < n; i++) {
+			// Integer-like ids, and a duplicate of an early id on each side of the move.
+			const id = i === 10 || i === n - 1 ? "0" : String(i * 65_536);
+			expect(index.set(id, i)).toBe(id === "0" && i > 0 ? (i === 10 ? 0 : 10) : undefined);
+			ids.push(id);
+		}
+		expect(index.probes).toBeGreaterThan(0); // the table answers now
+		expect(index.get("0")).toBe(n - 1);
+		for (let i = 1; i < n - 1; i += 101) if (i !== 10) expect(index.get(ids[i] as string)).toBe(i);
+		expect(index.get(String(n * 65_536))).toBeUndefined();
+		expect(index.get("")).toBeUndefined();
 	});
 
 	it("tells apart ids whose hashes collide in the table", () => {
 		const ids = Array.from({ length: 5000 }, (_, i) => String.fromCharCode(0x4e00 + i));
-		const index = new IdIndex(ids);
+		const index = new IdIndex(ids, TABLE);
 		for (const [i, id] of ids.entries()) index.set(id, i);
 		for (const [i, id] of ids.entries()) expect(index.get(id)).toBe(i);
 	});
@@ -78,7 +100,7 @@ describe("IdIndex against floods", () => {
 		const ids = fnvMulticollision(15);
 		expect(ids).toHaveLength(32_768);
 		expect(new Set(ids.map((id) => fnv1a(id))).size).toBe(1);
-		const index = new IdIndex(ids);
+		const index = new IdIndex(ids, TABLE);
 		for (const [i, id] of ids.entries()) index.set(id, i);
 		for (const [i, id] of ids.entries()) expect(index.get(id)).toBe(i);
 		// Under the old hash this was about n²/2 = 5e8 probes.
@@ -87,13 +109,23 @@ describe("IdIndex against floods", () => {
 
 	it("moves to a Map when lookups run long, whatever the hash", () => {
 		const ids = Array.from({ length: 20_000 }, (_, i) => `id-${i}`);
-		const index = new IdIndex(ids, { hash: () => 7 });
+		const index = new IdIndex(ids, { ...TABLE, hash: () => 7 });
 		for (const [i, id] of ids.entries()) index.set(id, i);
 		expect(index.flooded).toBe(true);
 		for (const [i, id] of ids.entries()) expect(index.get(id)).toBe(i);
 		expect(index.get("absent")).toBeUndefined();
 		expect(index.set("id-5", 20_000)).toBe(5);
 		expect(index.get("id-5")).toBe(20_000);
+		expect(index.probes).toBeLessThan(100 * 64);
+	});
+
+	it("keeps every id when the table floods while they move in from the Map", () => {
+		const ids = Array.from({ length: SMALL_MAX + 10 }, (_, i) => `id-${i}`);
+		const index = new IdIndex(ids, { hash: () => 7 });
+		for (const [i, id] of ids.entries()) index.set(id, i);
+		expect(index.flooded).toBe(true);
+		for (let i = 0; i < ids.length; i += 97) expect(index.get(ids[i] as string)).toBe(i);
+		expect(index.get(ids.at(-1) as string)).toBe(ids.length - 1);
 		expect(index.probes).toBeLessThan(100 * 64);
 	});
 });
