@@ -187,8 +187,10 @@ export class ContextService {
 
 	/**
 	 * {@link composeSync}, for a one-off process: the file is read with
-	 * blocking reads, and only the set the session renders with is made ready
-	 * (loaded precompiled, or the compiler imported when it must be compiled).
+	 * blocking reads, only the set the session renders with is made ready
+	 * (loaded precompiled, or the compiler imported when it must be compiled),
+	 * and the bundle's messages, used once, are not frozen (nor kept for a
+	 * later load to extend: that one projects afresh, frozen).
 	 * @internal
 	 */
 	async composeOnce(path: string, options: LoadOptions = {}): Promise<Composed> {
@@ -197,7 +199,7 @@ export class ContextService {
 			const log = this.readSync(file);
 			const pin = log.sink.metadata.templateVersion;
 			await this.registry.ready([options.templateVersion ?? pin ?? this.registry.newest()]);
-			return this.composeLog(log, options);
+			return this.composeLog(log, options, false);
 		};
 		try {
 			return await once();
@@ -228,7 +230,7 @@ export class ContextService {
 		}
 	}
 
-	private composeLog(log: Session, options: LoadOptions): Composed {
+	private composeLog(log: Session, options: LoadOptions, shared = true): Composed {
 		const tree = log.sink;
 		const header = log.header;
 		const set = this.setFor(log, options);
@@ -243,8 +245,10 @@ export class ContextService {
 			},
 			options.leaf,
 			before?.fingerprint === set.fingerprint ? before.projection : undefined,
+			shared,
 		);
-		this.projections.set(tree, { fingerprint: set.fingerprint, projection });
+		if (shared) this.projections.set(tree, { fingerprint: set.fingerprint, projection });
+		else this.projections.delete(tree);
 		const view = deriveSystemView(header, tree.metadata, set, options);
 		const virtualized =
 			options.virtualize === false

@@ -84,7 +84,8 @@ export class Projection {
  * `frameSummary` turns the stored compact summary into the payload text
  * (components parsed, capped and normalised). `previous`: an earlier
  * projection of this tree with the same `frameSummary`, to extend when the
- * branch grew from its leaf.
+ * branch grew from its leaf. `freeze` false leaves the messages as they are,
+ * for a caller that uses them once and never shares them.
  */
 export function projectBranch(
 	tree: SessionTree,
@@ -92,6 +93,7 @@ export function projectBranch(
 	frameSummary: (summary: string, line: number) => FramedSummary,
 	leafId?: string,
 	previous?: Projection,
+	freeze = true,
 ): Projection {
 	const leaf = leafId === undefined ? tree.leaf : leafIndex(tree, leafId);
 	const added = previous === undefined ? undefined : extension(tree, leaf, previous);
@@ -171,7 +173,8 @@ export function projectBranch(
 	for (const i of path) append(i);
 	// A collapse summary older than the kept tail still reaches the context, first.
 	if (collapse !== NONE && !collapseInjected) list.unshift(collapseMessage(), tree.idAt(collapse));
-	for (let k = start; k < list.length; k++) freezeMessage(list.messages[k] as ContextMessage);
+	if (freeze)
+		for (let k = start; k < list.length; k++) freezeMessage(list.messages[k] as ContextMessage);
 	stats.built = list.length - start;
 
 	const modelAt = leaf === NONE ? NONE : tree.latestModel(leaf);

@@ -66,6 +66,18 @@ describe("bundle messages", () => {
 	});
 });
 
+describe("a one-off process's load", () => {
+	it("leaves its messages unfrozen, and a later load of the same service projects afresh, frozen", async () => {
+		const path = writeLog([HEADER, user("u1", null, "one"), assistant("a1", "u1", "two")]);
+		const service = new ContextService();
+		const once = (await service.composeOnce(path)).bundle;
+		expect(Object.isFrozen(once.messages[0])).toBe(false);
+		const later = service.loadSync(path);
+		expect(JSON.stringify(later.messages)).toBe(JSON.stringify(once.messages));
+		expect(later.messages.every((m) => Object.isFrozen(m))).toBe(true);
+	});
+});
+
 describe("the lean-read hint", () => {
 	it("finds a compaction whatever the spacing and key order", () => {
 		const found = [
