@@ -14,6 +14,8 @@ import {
 	defineCommand,
 	HELP_OPTION,
 	type Io,
+	PRETTY_HELP,
+	PRETTY_OPTION,
 	printJson,
 	printWarnings,
 	templatesOption,
@@ -49,6 +51,7 @@ Options:
                            damaged lines are skipped and repairs made, each one
                            listed on stderr, as pi reads them)
   --lenient                the default (kept as an alias)
+${PRETTY_HELP}
   --quiet                  do not print warnings
   -h, --help               this help
 
@@ -67,6 +70,7 @@ const OPTIONS = {
 	strict: { type: "boolean" },
 	lenient: { type: "boolean" },
 	quiet: { type: "boolean" },
+	...PRETTY_OPTION,
 	...HELP_OPTION,
 } as const;
 
@@ -106,7 +110,7 @@ async function compareSides(
 	format: "text" | "json",
 	tokenizer: (typeof TOKENIZER_NAMES)[number],
 	jobs: number,
-	values: { strict?: boolean; "exit-code"?: boolean; quiet?: boolean },
+	values: { strict?: boolean; "exit-code"?: boolean; quiet?: boolean; pretty?: boolean },
 	io: Io,
 ): Promise<number> {
 	const progress =
@@ -124,22 +128,27 @@ async function compareSides(
 	for (const r of results) printWarnings(io, r.warnings, values.quiet);
 	const summary = summarize(results);
 	if (format === "json") {
-		printJson(io, {
-			sessions: results.map((r) => ({
-				file: r.file,
-				...(r.sets === undefined ? {} : { sets: r.sets }),
-				changed: r.changed.map(({ section, tokensFrom, tokensTo, framing }) => ({
-					section,
-					...(framing === undefined ? {} : { framing }),
-					tokensFrom,
-					tokensTo,
+		printJson(
+			io,
+			{
+				sessions: results.map((r) => ({
+					file: r.file,
+					...(r.sets === undefined ? {} : { sets: r.sets }),
+					changed: r.changed.map(({ section, tokensFrom, tokensTo, framing }) => ({
+						section,
+						...(framing === undefined ? {} : { framing }),
+						tokensFrom,
+						tokensTo,
+					})),
+					virtualized: r.virtualized,
+					warnings: r.warnings.length,
+					...(r.error === undefined ? {} : { error: r.error }),
 				})),
-				virtualized: r.virtualized,
-				warnings: r.warnings.length,
-				...(r.error === undefined ? {} : { error: r.error }),
-			})),
-			summary,
-		});
+				summary,
+			},
+			undefined,
+			values.pretty === true,
+		);
 	} else {
 		const color = io.stdoutIsTTY === true;
 		if (results.length === 1) {

@@ -9,6 +9,8 @@ import {
 	choiceOption,
 	defineCommand,
 	oneSession,
+	PRETTY_HELP,
+	PRETTY_OPTION,
 	printJson,
 	printWarnings,
 	SESSION_OPTIONS,
@@ -31,6 +33,7 @@ Options:
                            damaged lines are skipped and repairs made, each one
                            listed on stderr, as pi reads them)
   --lenient                the default (kept as an alias)
+${PRETTY_HELP}
   --quiet                  do not print warnings
   -h, --help               this help
 `;
@@ -38,6 +41,7 @@ Options:
 const OPTIONS = {
 	format: { type: "string" },
 	tokenizer: { type: "string" },
+	...PRETTY_OPTION,
 	...SESSION_OPTIONS,
 } as const;
 
@@ -60,7 +64,7 @@ export const inspectCommand = defineCommand(
 			branchOptions(values),
 		);
 		printWarnings(io, bundle.meta.diagnostics, values.quiet);
-		if (format === "json") printJson(io, size, bundle.meta.file);
+		if (format === "json") printJson(io, size, bundle.meta.file, values.pretty === true);
 		else {
 			const { meta } = bundle;
 			io.stdout(

@@ -163,18 +163,25 @@ export function printDiagnostic(io: Io, d: Diagnostic): void {
 	io.stderr(`${escapeControl(formatDiagnostic(d))}\n`);
 }
 
+/** `--pretty`, for the commands that print JSON. */
+export const PRETTY_OPTION = { pretty: { type: "boolean" } } as const;
+export const PRETTY_HELP = `  --pretty                 indent the JSON on a pipe or in a file too (on a terminal
+                           it is indented; elsewhere it is one line, the same value)`;
+
 /**
- * Pretty JSON on stdout, written a chunk at a time: any nesting, any size.
- * Unless stdout is a pipe or a file, C1 controls and bidirectional overrides
- * are escaped too (JSON.stringify escapes only C0), the value unchanged.
+ * JSON on stdout, written a chunk at a time: any nesting, any size. For a
+ * terminal it is indented, and C1 controls and bidirectional overrides are
+ * escaped too (JSON.stringify escapes only C0), the value unchanged; for a
+ * program (a pipe, a file) it is one line, as `JSON.stringify` writes it,
+ * unless `pretty`.
  */
-export function printJson(io: Io, value: unknown, file?: string): void {
-	const write =
-		io.stdoutIsPipeOrFile === true
-			? (chunk: string) => io.stdout(chunk)
-			: (chunk: string) => io.stdout(escapeJsonControl(chunk));
+export function printJson(io: Io, value: unknown, file?: string, pretty = false): void {
+	const toProgram = io.stdoutIsPipeOrFile === true;
+	const write = toProgram
+		? (chunk: string) => io.stdout(chunk)
+		: (chunk: string) => io.stdout(escapeJsonControl(chunk));
 	guardLength(() => {
-		writeJson(value, { indent: 2, write });
+		writeJson(value, { indent: toProgram && !pretty ? 0 : 2, write });
 		io.stdout("\n");
 	}, file);
 }

@@ -10,6 +10,8 @@ import {
 	defineCommand,
 	guardLength,
 	oneSession,
+	PRETTY_HELP,
+	PRETTY_OPTION,
 	printJson,
 	printWarnings,
 	SESSION_OPTIONS,
@@ -42,6 +44,7 @@ Options:
                            one over the set's threshold reaches the model as a
                            stub naming its entry; json lists them in
                            meta.virtualized)
+${PRETTY_HELP}
   --quiet                  do not print warnings
   -h, --help               this help
 `;
@@ -53,6 +56,7 @@ const OPTIONS = {
 	cwd: { type: "string" },
 	full: { type: "boolean" },
 	"no-virtualize": { type: "boolean" },
+	...PRETTY_OPTION,
 	...SESSION_OPTIONS,
 } as const;
 
@@ -89,10 +93,16 @@ export const renderCommand = defineCommand(
 				io,
 				{ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta },
 				bundle.meta.file,
+				values.pretty === true,
 			);
 		} else if (format === "llm") {
 			const messages = service.convertToLlm(bundle);
-			printJson(io, { systemPrompt: bundle.systemPrompt, messages }, bundle.meta.file);
+			printJson(
+				io,
+				{ systemPrompt: bundle.systemPrompt, messages },
+				bundle.meta.file,
+				values.pretty === true,
+			);
 		} else {
 			const { writeText } = await import("./text-output.js"); // text only
 			const convert = service.converter(bundle);

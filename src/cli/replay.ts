@@ -17,6 +17,8 @@ import {
 	choiceOption,
 	defineCommand,
 	HELP_OPTION,
+	PRETTY_HELP,
+	PRETTY_OPTION,
 	printDiagnostic,
 	printJson,
 	templatesOption,
@@ -63,6 +65,7 @@ Options:
                            damaged lines are skipped and repairs made, each one
                            listed on stderr, as pi reads them)
   --lenient                the default (kept as an alias)
+${PRETTY_HELP}
   --quiet                  do not print warnings
   -h, --help               this help
 
@@ -81,6 +84,7 @@ const OPTIONS = {
 	strict: { type: "boolean" },
 	lenient: { type: "boolean" },
 	quiet: { type: "boolean" },
+	...PRETTY_OPTION,
 	...HELP_OPTION,
 } as const;
 
@@ -134,18 +138,23 @@ export const replayCommand = defineCommand(
 			);
 		}
 		if (format === "json") {
-			printJson(io, {
-				sessions: results.map((r) => ({
-					file: r.file,
-					set: r.set,
-					calls: r.calls,
-					total: r.total,
-					recordedFit: r.recordedFit,
-					...(r.vs === undefined ? {} : { vs: r.vs }),
-					...(r.error === undefined ? {} : { error: r.error }),
-				})),
-				summary,
-			});
+			printJson(
+				io,
+				{
+					sessions: results.map((r) => ({
+						file: r.file,
+						set: r.set,
+						calls: r.calls,
+						total: r.total,
+						recordedFit: r.recordedFit,
+						...(r.vs === undefined ? {} : { vs: r.vs }),
+						...(r.error === undefined ? {} : { error: r.error }),
+					})),
+					summary,
+				},
+				undefined,
+				values.pretty === true,
+			);
 		} else {
 			const color = io.stdoutIsTTY === true;
 			for (const r of results)

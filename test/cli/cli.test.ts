@@ -309,9 +309,9 @@ describe("render: inputs that are not logs", () => {
 
 describe("render: JSON bound for a terminal or a program", () => {
 	const path = () => writeLog([HEADER, user("u1", null, "title \u009b2J \u202eevil")]);
-	const json = async (pipeOrFile: boolean) => {
+	const json = async (pipeOrFile: boolean, ...more: string[]) => {
 		let stdout = "";
-		const code = await main(["render", path(), "--format", "llm"], {
+		const code = await main(["render", path(), "--format", "llm", ...more], {
 			stdout: (text) => {
 				stdout += text;
 			},
@@ -329,6 +329,20 @@ describe("render: JSON bound for a terminal or a program", () => {
 		expect(terminal).toContain("\\u009b2J \\u202eevil");
 		expect(program).toContain("\u009b2J \u202eevil");
 		expect(JSON.parse(terminal)).toEqual(JSON.parse(program));
+	});
+
+	it("is indented for a terminal, one line for a program unless --pretty", async () => {
+		const [terminal, program, pretty] = [
+			await json(false),
+			await json(true),
+			await json(true, "--pretty"),
+		];
+		expect(terminal.trimEnd().split("\n").length).toBeGreaterThan(3);
+		expect(program.endsWith("\n")).toBe(true);
+		expect(program.trimEnd()).not.toContain("\n");
+		expect(pretty.split("\n").length).toBe(terminal.split("\n").length);
+		expect(JSON.parse(program)).toEqual(JSON.parse(terminal));
+		expect(JSON.parse(pretty)).toEqual(JSON.parse(terminal));
 	});
 });
 
