@@ -76,7 +76,12 @@ export interface EntrySink {
 	kindAt(index: number): Kind;
 	/** The batch is in: resolve what waited for later entries. */
 	finish(): void;
+	/** About `entries` entries are coming (a guess from the file's size). */
+	expect?(entries: number): void;
 }
+
+/** Bytes per entry in the guess a first read gives the sink (pi's entries are rarely smaller). */
+const GUESS_BYTES_PER_ENTRY = 1024;
 
 export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	/** The name for messages: the path, or `<stdin>`. */
@@ -266,6 +271,7 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 			this.regular = source.regular;
 			if (source.regular) this.identity = identify(source);
 			this.store = new EntryStore((indices) => this.readBack(indices), this.retainBytes(source));
+			if (source.regular) this.sink.expect?.(Math.ceil(source.stat.size / GUESS_BYTES_PER_ENTRY));
 			return true;
 		}
 		const identity = this.identity;

@@ -112,6 +112,11 @@ export class SessionTree implements EntrySink {
 		return this.kind(i);
 	}
 
+	/** About `entries` entries are coming: the id index gets ready for them. */
+	expect(entries: number): void {
+		this.byId.expect(entries);
+	}
+
 	/** Adds the entry at index `i` (the next one). Call {@link finish} once the batch is in. */
 	add(entry: Entry, kind: Kind, i: number): void {
 		const { id, parentId } = entry;

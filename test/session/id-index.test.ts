@@ -47,6 +47,20 @@ describe("IdIndex", () => {
 		expect(index.get("")).toBeUndefined();
 	});
 
+	it("takes the table at once when more ids than a Map holds are expected", () => {
+		const ids = ["a", "b"];
+		const told = new IdIndex(ids);
+		told.expect(SMALL_MAX + 1);
+		const untold = new IdIndex(ids);
+		for (const index of [told, untold]) {
+			index.set("a", 0);
+			index.set("b", 1);
+			expect(index.get("b")).toBe(1);
+		}
+		expect(told.probes).toBeGreaterThan(0);
+		expect(untold.probes).toBe(0);
+	});
+
 	it("tells apart ids whose hashes collide in the table", () => {
 		const ids = Array.from({ length: 5000 }, (_, i) => String.fromCharCode(0x4e00 + i));
 		const index = new IdIndex(ids, TABLE);
