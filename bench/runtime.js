@@ -27,7 +27,7 @@ const TRACE = join(ROOT, "bench/trace-imports.js");
 const SMALL = join(ROOT, "test/fixtures/examples/1-normal.jsonl");
 const TARGET = { render: 1.6, help: 1.3, pi: 1.0, floor: 1.15, floorGoal: 1.1, sidecar: 0.02 };
 const COLD_RUNS = 21;
-const LOG_RUNS = 11;
+const LOG_RUNS = 21;
 
 /** Runs each command `runs` times in rotating order; the median ms of each, by name. */
 function spawnMedians(commands, runs) {
