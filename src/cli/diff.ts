@@ -146,8 +146,7 @@ async function compareSides(
 				})),
 				summary,
 			},
-			undefined,
-			values.pretty === true,
+			{ pretty: values.pretty === true },
 		);
 	} else {
 		const color = io.stdoutIsTTY === true;

@@ -64,7 +64,8 @@ export const inspectCommand = defineCommand(
 			branchOptions(values),
 		);
 		printWarnings(io, bundle.meta.diagnostics, values.quiet);
-		if (format === "json") printJson(io, size, bundle.meta.file, values.pretty === true);
+		if (format === "json")
+			printJson(io, size, { file: bundle.meta.file, pretty: values.pretty === true });
 		else {
 			const { meta } = bundle;
 			io.stdout(

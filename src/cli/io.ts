@@ -175,7 +175,11 @@ export const PRETTY_HELP = `  --pretty                 indent the JSON on a pipe
  * program (a pipe, a file) it is one line, as `JSON.stringify` writes it,
  * unless `pretty`.
  */
-export function printJson(io: Io, value: unknown, file?: string, pretty = false): void {
+export function printJson(
+	io: Io,
+	value: unknown,
+	{ file, pretty = false }: { file?: string; pretty?: boolean } = {},
+): void {
 	const toProgram = io.stdoutIsPipeOrFile === true;
 	const write = toProgram
 		? (chunk: string) => io.stdout(chunk)

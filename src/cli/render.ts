@@ -92,16 +92,14 @@ export const renderCommand = defineCommand(
 			printJson(
 				io,
 				{ systemPrompt: bundle.systemPrompt, messages: bundle.messages, meta: bundle.meta },
-				bundle.meta.file,
-				values.pretty === true,
+				{ file: bundle.meta.file, pretty: values.pretty === true },
 			);
 		} else if (format === "llm") {
 			const messages = service.convertToLlm(bundle);
 			printJson(
 				io,
 				{ systemPrompt: bundle.systemPrompt, messages },
-				bundle.meta.file,
-				values.pretty === true,
+				{ file: bundle.meta.file, pretty: values.pretty === true },
 			);
 		} else {
 			const { writeText } = await import("./text-output.js"); // text only

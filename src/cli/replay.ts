@@ -152,8 +152,7 @@ export const replayCommand = defineCommand(
 					})),
 					summary,
 				},
-				undefined,
-				values.pretty === true,
+				{ pretty: values.pretty === true },
 			);
 		} else {
 			const color = io.stdoutIsTTY === true;
