@@ -56,8 +56,8 @@ describe("the command line's output", () => {
 	it("ends quietly when the reader stops early, and fails located on a full disk", () => {
 		const log = join(import.meta.dirname, "../fixtures/examples/1-normal.jsonl");
 		const head = spawnSync(
-			"sh",
-			["-c", `"${process.execPath}" "${BIN}" render "${log}" | head -c 10`],
+			"bash",
+			["-c", `set -o pipefail; "${process.execPath}" "${BIN}" render "${log}" | head -c 10`],
 			{
 				encoding: "utf8",
 			},

@@ -5,11 +5,14 @@
  * MaxListenersExceededWarning; in process, the output's listener counts are
  * back where they started after every reply.
  */
-import { PassThrough } from "node:stream";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { ContextError } from "../../src/errors.js";
 import { Sidecar } from "../../src/serve/server.js";
 import { serveStreams } from "../../src/serve/stdio.js";
-import { spawned } from "../support/serve.js";
+import { ROOT, spawned } from "../support/serve.js";
 import { assistant, HEADER, user, writeLog } from "../support/session.js";
 
 const REPLIES = 40;
@@ -73,4 +76,43 @@ describe("large replies", () => {
 		expect(new Set(seen).size).toBe(1);
 		expect(counts()).toBe(before);
 	}, 120_000);
+});
+
+describe("a client that stops reading", () => {
+	const request = (path: string) =>
+		`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "load", params: { path } })}\n`;
+
+	it("ends the sidecar quietly (EPIPE), as a reader that stops early ends render", () => {
+		const path = largeLog();
+		const bin = join(ROOT, "dist/cli/bin.cjs");
+		const run = spawnSync(
+			"bash",
+			[
+				"-c",
+				`set -o pipefail; printf '%s' '${request(path).trim()}' | "${process.execPath}" "${bin}" serve --stdio | head -c 100`,
+			],
+			{ encoding: "utf8" },
+		);
+		expect(run.stdout).toMatch(/^\{"jsonrpc":"2\.0","id":1,/);
+		expect(run.stderr).toBe("");
+		expect(run.status).toBe(0);
+	});
+
+	it("is a located io error when a reply cannot be written for another reason", async () => {
+		const path = largeLog();
+		const input = new PassThrough();
+		const full = Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+		const output = new Writable({ write: (_chunk, _encoding, done) => done(full) });
+		const options = { maxSessions: 4, log: () => {} };
+		const done = serveStreams(input, output, options, new Sidecar(options));
+		input.write(request(path));
+		input.write(request(path));
+		const error = await done.then(
+			() => undefined,
+			(e: unknown) => e,
+		);
+		expect(error).toBeInstanceOf(ContextError);
+		expect((error as ContextError).code).toBe("io");
+		expect((error as ContextError).message).toMatch(/cannot write the reply \(ENOSPC/);
+	});
 });
