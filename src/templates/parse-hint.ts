@@ -19,8 +19,12 @@ interface Opened {
 	at: number;
 }
 
-/** The first tag the body's tags show to be wrong, or undefined when they show none. */
-export function parseHint(body: string): ParseHint | undefined {
+/**
+ * The first tag the body's tags show to be wrong, or undefined when they
+ * show none. Lines in the reason (where a block opened) are the file's: the
+ * body starts on line `bodyLine`.
+ */
+export function parseHint(body: string, bodyLine = 1): ParseHint | undefined {
 	const hint = (at: number, reason: string): ParseHint => {
 		const before = body.slice(0, at);
 		const line = before.split("\n").length;
@@ -28,7 +32,7 @@ export function parseHint(body: string): ParseHint | undefined {
 	};
 	const where = (at: number) => {
 		const { line, column } = hint(at, "");
-		return `${line}:${column + 1}`;
+		return `${line + bodyLine - 1}:${column + 1}`;
 	};
 	const stack: Opened[] = [];
 	for (let at = body.indexOf("{{"); at !== -1; ) {

@@ -136,7 +136,7 @@ export function typecheckTemplates(input: {
 			tpl.ast = (input.parse ?? Handlebars.parse)(tpl.src.body);
 		} catch (err) {
 			// The tag at fault when a scan of the tags finds it, else Handlebars' own words.
-			const hint = parseHint(tpl.src.body);
+			const hint = parseHint(tpl.src.body, tpl.src.bodyLine);
 			const { reason, ...at } = hint ?? parseErrorAt(err, tpl.bodyLines);
 			const message = hint === undefined ? `Handlebars parse error: ${reason}` : reason;
 			checker.report(tpl, at, message, "bad_template");

@@ -8,6 +8,16 @@ import { describe, expect, it } from "vitest";
 import { parseHint } from "../../src/templates/parse-hint.js";
 
 describe("parseHint", () => {
+	it("names where a block opened by the file's line, below the front-matter", () => {
+		// The body starts on the file's line 6: its line 2 is the file's line 7.
+		expect(parseHint("x\n{{#each toolGroups}}\n{{/if}}\n", 6)).toEqual({
+			line: 3,
+			column: 0,
+			reason:
+				"{{/if}} does not close the {{#each}} opened at 7:1: close that one first, with {{/each}}",
+		});
+	});
+
 	it.each([
 		[
 			"a\n{{#if environment.memory}}\nx\n",
