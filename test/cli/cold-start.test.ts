@@ -233,6 +233,16 @@ describe("precompiled sets at run time", () => {
 		return { root, module: precompiledPath(root, "v1") };
 	}
 
+	it("the module and code cache of a set no longer there are removed when the sets are precompiled", () => {
+		const { root } = folder();
+		const compiled = join(root, ".compiled");
+		writeFileSync(join(compiled, "v7.cjs"), "module.exports = {};\n");
+		writeFileSync(join(compiled, "v7.cjs.cache"), "");
+		writeFileSync(join(compiled, "v1.cjs.cache"), "");
+		writePrecompiledSets(root);
+		expect(readdirSync(compiled).sort()).toEqual(["v1.cjs", "v1.cjs.cache"]);
+	});
+
 	it("a fresh one is loaded, nothing compiled", async () => {
 		const { root } = folder();
 		const compiler = countingCompiler();

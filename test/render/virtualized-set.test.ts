@@ -4,8 +4,7 @@
  * faces of the feature: `render --no-virtualize`, `render --format json`,
  * the sidecar's provider-ready messages.
  */
-import { cpSync, mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContextError, ContextService, type LlmMessage } from "../../src/index.js";
@@ -15,6 +14,7 @@ import { contentOf } from "../../src/text/content.js";
 import { loadTokenizerSync } from "../../src/text/tokenizer.js";
 import { runCli } from "../support/cli.js";
 import { inProcess } from "../support/serve.js";
+import { tempDir } from "../support/temp.js";
 import {
 	BUNDLED_SET,
 	bundledStub,
@@ -240,7 +240,7 @@ describe("inspect and diff show the savings", () => {
 	});
 
 	it("diff: the results sent as stubs and the tokens saved on each side", async () => {
-		const root = mkdtempSync(join(tmpdir(), "theway-virtual-diff-"));
+		const root = tempDir("theway-virtual-diff-");
 		cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
 		cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
 		const plain = templateSet({ [STUB_FILE]: null });

@@ -4,8 +4,7 @@
  * `virtualize: false`, the stub neutralised, images per policy, and
  * decisions cached per message object.
  */
-import { appendFileSync, cpSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -17,6 +16,7 @@ import {
 import { loadTokenizerSync } from "../../src/text/tokenizer.js";
 import { neutralize } from "../../src/view/neutralize.js";
 import { HEADER, user, writeLog } from "../support/session.js";
+import { tempDir } from "../support/temp.js";
 import { STUB_FILE, templateSet } from "../support/template-sets.js";
 import { longText, toolCall, toolResult, virtualizingSet } from "../support/tool-results.js";
 
@@ -195,7 +195,7 @@ describe("virtualized tool results", () => {
 
 /** A templates folder with two sets: v1 from `a`'s set, v2 from `b`'s. */
 function twoSets(a: string, b: string): string {
-	const root = mkdtempSync(join(tmpdir(), "theway-two-sets-"));
+	const root = tempDir("theway-two-sets-");
 	cpSync(join(a, "v1"), join(root, "v1"), { recursive: true });
 	cpSync(join(b, "v1"), join(root, "v2"), { recursive: true });
 	cpSync(join(a, "categories.yaml"), join(root, "categories.yaml"));
