@@ -43,6 +43,12 @@ class CodexImport {
 	private tip: string | null = null;
 	private open: OutEntry | undefined;
 	private lastAssistant: OutEntry | undefined;
+	/** Whether the last assistant message has its call's usage already. */
+	private lastHasUsage = false;
+	/** A call's usage recorded before its output (Codex 0.58): the next assistant message's. */
+	private pendingUsage: Obj | undefined;
+	/** The running total of the last usage seen: a count written twice is one call. */
+	private lastTotal: string | undefined;
 	private readonly calls = new Map<string, string>();
 	/** The turns on the current branch: each user message and the entry it hangs on. */
 	private readonly turns: { parent: string | null }[] = [];
@@ -231,6 +237,11 @@ class CodexImport {
 				line,
 			);
 			this.lastAssistant = this.open;
+			this.lastHasUsage = this.pendingUsage !== undefined;
+			if (this.pendingUsage !== undefined) {
+				(this.open.message as Obj).usage = usageOf(this.pendingUsage);
+				this.pendingUsage = undefined;
+			}
 		}
 		const message = this.open.message as Obj;
 		(message.content as Obj[]).push(block);
@@ -330,6 +341,27 @@ class CodexImport {
 		);
 	}
 
+	/**
+	 * A call's usage, to the assistant message of that call. Codex writes the
+	 * count after the call's output (0.135), or before it and again after it
+	 * (0.58): a count whose running total was seen already is that second
+	 * copy; a new one goes to the last assistant message while it has none,
+	 * else it is the next call's, held for the next assistant message.
+	 */
+	private tokenCount(info: Obj | undefined): void {
+		const usage = info === undefined ? undefined : obj(info, "last_token_usage");
+		if (usage === undefined) return;
+		const total = JSON.stringify(obj(info as Obj, "total_token_usage") ?? usage);
+		if (total === this.lastTotal) return;
+		this.lastTotal = total;
+		if (this.lastAssistant !== undefined && !this.lastHasUsage) {
+			(this.lastAssistant.message as Obj).usage = usageOf(usage);
+			this.lastHasUsage = true;
+		} else {
+			this.pendingUsage = usage;
+		}
+	}
+
 	private event(payload: Obj, line: number): void {
 		const type = typeof payload.type === "string" ? payload.type : "(no type)";
 		const name = `event_msg/${type}`;
@@ -338,9 +370,7 @@ class CodexImport {
 			return;
 		}
 		if (type === "token_count") {
-			const usage = obj(obj(payload, "info") ?? {}, "last_token_usage");
-			if (usage !== undefined && this.lastAssistant !== undefined)
-				(this.lastAssistant.message as Obj).usage = usageOf(usage);
+			this.tokenCount(obj(payload, "info"));
 			this.acc.mapped(name);
 			return;
 		}

@@ -33,6 +33,21 @@ describe("Codex import", () => {
 		expect(result.warnings.map((w) => [w.line, w.code])).toEqual([[5, "import_lossy"]]);
 	});
 
+	it("gives each assistant message its own call's usage, counted before its output (0.58) or after it", () => {
+		const { bundle } = importFixture("codex-usage.jsonl");
+		const usage = bundle.messages
+			.filter((m) => m.role === "assistant")
+			.map((m) => {
+				const { input, output } = (m as { usage: { input: number; output: number } }).usage;
+				return [input, output];
+			});
+		expect(usage).toEqual([
+			[100, 7],
+			[130, 11],
+			[150, 5],
+		]);
+	});
+
 	it("reads the pre-envelope layout: a bare header, bare items, state lines", () => {
 		const { bundle, lines, result } = importFixture("codex-legacy.jsonl");
 		expect(lines[0]).toMatchObject({ type: "session", id: "cx-legacy-1" });
