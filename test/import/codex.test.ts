@@ -38,7 +38,8 @@ describe("Codex import", () => {
 		const usage = bundle.messages
 			.filter((m) => m.role === "assistant")
 			.map((m) => {
-				const { input, output } = (m as { usage: { input: number; output: number } }).usage;
+				const { input, output } = (m as unknown as { usage: { input: number; output: number } })
+					.usage;
 				return [input, output];
 			});
 		expect(usage).toEqual([
