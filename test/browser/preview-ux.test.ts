@@ -200,6 +200,15 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page's reading aids", { timeout: 60
 		await page.unroute("**/api/view?*long.jsonl*");
 	});
 
+	it("opens another session at its top, wherever the last one was scrolled to", async () => {
+		await open("long.jsonl");
+		await page.evaluate(() => document.getElementById("message-450")?.scrollIntoView());
+		expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+		await page.click("#session-list button[data-id='one.jsonl']");
+		await page.waitForSelector("body[data-session='one.jsonl'][data-state='ok']");
+		expect(await page.evaluate(() => window.scrollY)).toBe(0);
+	});
+
 	it("jumps to a message by number, and says when there is none", async () => {
 		await open("long.jsonl");
 		await page.fill("#jump-to", "450");

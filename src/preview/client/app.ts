@@ -153,6 +153,9 @@ function labelSessionSet(): void {
 /** The session and set last asked for (a re-rendering of them is not a loading). */
 let shown = "";
 
+/** The session the page last scrolled to the top of. */
+let openedAtTop = "";
+
 async function render(): Promise<void> {
 	if (state.session === "") return;
 	const request = ++state.request;
@@ -190,6 +193,11 @@ async function render(): Promise<void> {
 		labelSessionSet();
 		search("stay");
 	} else drawFailure(view, state.session, state.set === "" ? state.sessionSet : state.set);
+	// Another session opens at its top; the same one, redrawn (a template saved), stays where it was.
+	if (openedAtTop !== state.session) {
+		window.scrollTo(0, 0);
+		openedAtTop = state.session;
+	}
 	document.body.dataset.state = view.ok ? "ok" : `failed-${view.kind}`;
 	document.body.dataset.generation = String(view.generation);
 	document.body.dataset.session = state.session;
