@@ -62,11 +62,13 @@ function repositoryOf(cwd: string, what: string): string {
 
 /**
  * Reads `arg` (`REV` or `REV:PATH`) into a temporary folder. Without a path,
- * the revision's copy of `templates` (a folder of the working tree) is read.
+ * the revision's copy of `templates` is read, from the repository that folder
+ * is in; with one, the path is read from the repository `cwd` is in.
  */
 export function templatesAtRevision(arg: string, templates: string, cwd: string): RevisionFolder {
-	const root = repositoryOf(cwd, arg);
 	const colon = arg.indexOf(":");
+	// `REV` is the templates folder as it was: its own repository's, wherever the command runs.
+	const root = repositoryOf(colon === -1 ? resolve(cwd, templates) : cwd, arg);
 	const rev = colon === -1 ? arg : arg.slice(0, colon);
 	let path: string;
 	if (colon === -1) {

@@ -110,6 +110,26 @@ describe("diff --from a git revision", () => {
 		expect(run.stdout).toContain(`in ${SESSIONS.length} sessions`);
 	});
 
+	it("reads REV from the templates folder's repository, wherever the command runs", async () => {
+		const dir = projectCopy();
+		gitRepo(dir);
+		editHarness(dir);
+		const elsewhere = tempDir("theway-elsewhere-");
+		const run = await cli(
+			elsewhere,
+			"diff",
+			join(dir, "test/fixtures/examples/1-normal.jsonl"),
+			"--from",
+			"HEAD",
+			"--to",
+			join(dir, "templates"),
+			"--templates",
+			join(dir, "templates"),
+		);
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stdout).toMatch(/^1 session: 1 changed, 0 unchanged$/m);
+	});
+
 	it("says so when the revision does not exist, or there is no repository", async () => {
 		const dir = projectCopy();
 		const args = [
