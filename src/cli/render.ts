@@ -28,7 +28,8 @@ Options:
   --format text|json|llm   text (default): for people; long tool results cut
                            to their first lines (--full shows all)
                            json: {"systemPrompt", "messages", "meta"}
-                           llm: {"systemPrompt", "messages"} as a provider gets them
+                           llm: {"systemPrompt", "messages"} as pi's convertToLlm
+                           gives them to a provider
   --leaf ID                end the branch at entry ID instead of the latest entry
   --tools a,b,c            the tool inventory (default: the session's tools metadata)
   --memory TEXT            the memory text (default: the session's memory metadata)
@@ -71,6 +72,9 @@ export const renderCommand = defineCommand(
 				`--full shapes the text output; --format ${format} always holds everything`,
 				RENDER_USAGE,
 			);
+		}
+		if (values.pretty === true && format === "text") {
+			throw usageError("--pretty indents JSON: give --format json or llm", RENDER_USAGE);
 		}
 		// A one-off process: the file read with blocking reads (no round trips
 		// through the thread pool), and only the set it renders with made ready.
