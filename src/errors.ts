@@ -44,6 +44,7 @@ export const LIBRARY_ERROR_CODES = [
 	"render",
 	"too_large",
 	"unknown_format",
+	"bad_options",
 	"internal",
 ] as const;
 

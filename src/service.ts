@@ -124,6 +124,12 @@ export class ContextService {
 	>();
 
 	constructor(private readonly options: ServiceOptions = {}) {
+		if (options.strict === true && options.lenient === true) {
+			throw new ContextError(
+				"bad_options",
+				"options strict and lenient contradict each other: give one",
+			);
+		}
 		this.registry =
 			options.registry ??
 			TemplateRegistry.for(
@@ -151,8 +157,8 @@ export class ContextService {
 	 * @internal
 	 */
 	async compose(path: string, options: LoadOptions = {}): Promise<Composed> {
+		const file = fileOf(path, options);
 		await this.registry.ready(); // the template compiler, if a set must be compiled
-		const file = fileOf(path);
 		const previous = this.queue.get(file) ?? Promise.resolve();
 		const run = previous
 			.catch(() => undefined)
@@ -175,7 +181,7 @@ export class ContextService {
 
 	/** {@link compose}, synchronously. @internal */
 	composeSync(path: string, options: LoadOptions = {}): Composed {
-		const file = fileOf(path);
+		const file = fileOf(path, options);
 		try {
 			return this.composeLog(this.readSync(file), options);
 		} catch (error) {
@@ -194,7 +200,7 @@ export class ContextService {
 	 * @internal
 	 */
 	async composeOnce(path: string, options: LoadOptions = {}): Promise<Composed> {
-		const file = fileOf(path);
+		const file = fileOf(path, options);
 		const once = async () => {
 			const log = this.readSync(file);
 			const pin = log.sink.metadata.templateVersion;
@@ -420,8 +426,46 @@ export class ContextService {
 }
 
 /** The key of a session: its absolute path, or `-`. */
-function fileOf(path: string): string {
+/** The file a load names, its options checked first: a caller's slip is a located `bad_options`. */
+function fileOf(path: unknown, options?: unknown): string {
+	if (typeof path !== "string" || path === "") {
+		throw new ContextError(
+			"bad_options",
+			`the path must be a non-empty string, not ${describe(path)}`,
+		);
+	}
+	if (options !== undefined) checkLoadOptions(options);
 	return path === STDIN ? STDIN : resolve(path);
+}
+
+const STRING_OPTIONS = ["leaf", "templateVersion", "memory", "cwd"] as const;
+
+function checkLoadOptions(options: unknown): void {
+	const bad = (reason: string) => new ContextError("bad_options", reason);
+	if (typeof options !== "object" || options === null || Array.isArray(options)) {
+		throw bad(`the options must be an object, not ${describe(options)}`);
+	}
+	const o = options as Record<string, unknown>;
+	for (const key of STRING_OPTIONS) {
+		if (o[key] !== undefined && typeof o[key] !== "string") {
+			throw bad(`option ${key} must be a string, not ${describe(o[key])}`);
+		}
+	}
+	if (
+		o.tools !== undefined &&
+		!(Array.isArray(o.tools) && o.tools.every((t) => typeof t === "string"))
+	) {
+		throw bad(`option tools must be an array of tool names (strings), not ${describe(o.tools)}`);
+	}
+	if (o.virtualize !== undefined && typeof o.virtualize !== "boolean") {
+		throw bad(`option virtualize must be true or false, not ${describe(o.virtualize)}`);
+	}
+}
+
+function describe(value: unknown): string {
+	if (Array.isArray(value)) return "an array";
+	if (value === null) return "null";
+	return typeof value === "string" ? JSON.stringify(value) : `${typeof value} ${String(value)}`;
 }
 
 function isReplaced(error: unknown): boolean {

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ContextService } from "../../src/index.js";
+import { ContextError, ContextService } from "../../src/index.js";
 import { holdsCompactionTag } from "../../src/log/compaction-hint.js";
 import { assistant, entry, HEADER, user, writeLog } from "../support/session.js";
 
@@ -63,6 +63,30 @@ describe("bundle messages", () => {
 			(first.messages[2] as { summary: string }).summary = "changed";
 		}).toThrow(TypeError);
 		expect(JSON.stringify(service.loadSync(path).messages)).toBe(before);
+	});
+});
+
+describe("options a caller got wrong", () => {
+	it("are a located bad_options error naming the option, never a TypeError from deep inside", async () => {
+		const path = writeLog([HEADER, user("u1", null, "one")]);
+		const service = new ContextService();
+		const wrong: [unknown, RegExp][] = [
+			[{ tools: "read" }, /option tools must be an array of tool names/],
+			[{ tools: ["read", 3] }, /option tools must be an array/],
+			[{ leaf: 7 }, /option leaf must be a string, not number 7/],
+			[{ virtualize: "no" }, /option virtualize must be true or false/],
+			["strict", /the options must be an object/],
+		];
+		for (const [options, reason] of wrong) {
+			const error = await service.load(path, options as never).catch((e: unknown) => e);
+			expect(error, JSON.stringify(options)).toBeInstanceOf(ContextError);
+			expect((error as ContextError).code).toBe("bad_options");
+			expect((error as ContextError).message).toMatch(reason);
+			expect(() => service.loadSync(path, options as never)).toThrow(reason);
+		}
+		expect(() => service.loadSync(42 as never)).toThrow(/the path must be a non-empty string/);
+		expect(() => new ContextService({ strict: true, lenient: true })).toThrow(/contradict/);
+		expect(service.loadSync(path, { tools: ["read"], leaf: "u1" }).messages).toHaveLength(1);
 	});
 });
 
