@@ -71,6 +71,14 @@ export function parseTemplateFile(text: string, file: string): TemplateFile {
 			},
 		);
 	}
+	if (text.indexOf("\n---", 3) === -1) {
+		// Else the whole body would be read as YAML, and its errors said line by line.
+		throw new ContextError(
+			"bad_front_matter",
+			"the front-matter opened here is never closed: end it with a line of ---",
+			{ file, line: 1, column: 1 },
+		);
+	}
 	let parsed: ParsedYaml | undefined;
 	let split: matter.GrayMatterFile<string>;
 	try {

@@ -75,6 +75,21 @@ describe("YAML errors are located ContextErrors", () => {
 		]);
 	});
 
+	it("says once that a front-matter is never closed, instead of reading the body as YAML", () => {
+		const error = compileError({
+			"lineage.hbs": (t) =>
+				t.replace(/^---$/m, "PLACEHOLDER").replace(/^---$/m, "--").replace("PLACEHOLDER", "---"),
+		}) as ContextError;
+		const found = error.diagnostics.filter((d) => d.file?.endsWith("lineage.hbs"));
+		expect(found.map((d) => [d.code, d.line, d.message])).toEqual([
+			[
+				"bad_front_matter",
+				1,
+				"the front-matter opened here is never closed: end it with a line of ---",
+			],
+		]);
+	});
+
 	it("reports every problem of a template's front-matter", () => {
 		const error = compileError({
 			"tools.hbs": (t) => t.replace(/^version: .*$/m, "version: 1\nversion: 2\nextra: [").trim(),
