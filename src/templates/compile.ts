@@ -259,7 +259,15 @@ export function precompileTemplateSet(source: TemplateSetSource): string {
 	].join("\n");
 }
 
-function setError(version: string, diagnostics: Diagnostic[]): ContextError {
+function setError(version: string, found: Diagnostic[]): ContextError {
+	// Within a file, in line order: a cause (a misspelt partial) before what it breaks further
+	// down (the section order); the files in the order their first finding came.
+	const files = [...new Set(found.map((d) => d.file ?? ""))];
+	const rank = (d: Diagnostic) => files.indexOf(d.file ?? "");
+	const diagnostics = [...found].sort(
+		(a, b) =>
+			rank(a) - rank(b) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+	);
 	const first = diagnostics[0] as Diagnostic;
 	const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more)` : "";
 	return new ContextError(

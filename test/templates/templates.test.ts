@@ -154,6 +154,16 @@ describe("section order", () => {
 		expect(e.reason).toMatch(/must be inside \{\{#if lineage\}\}/);
 	});
 
+	it("names a misspelt section partial before the section order it breaks further down", () => {
+		const e = compileError({
+			"system.hbs": (t) => t.replace("{{> environment}}", "{{> enviroment}}"),
+		});
+		expect(e.code).toBe("unknown_partial");
+		expect(e.reason).toMatch(/did you mean "environment"/);
+		const codes = e.diagnostics.filter((d) => d.file?.endsWith("system.hbs")).map((d) => d.code);
+		expect(codes).toEqual(["unknown_partial", "section_order"]);
+	});
+
 	it("rejects a section tag written by another template", () => {
 		const e = compileError({
 			"environment.hbs": (t) => `${t.trimEnd()}\n</environment>\n`,
