@@ -98,7 +98,11 @@ export class LogParser implements LineHandler {
 		this.out = out;
 		this.lines.end();
 		if (this.header === undefined && !this.lines.diverged) {
-			throw new ContextError("missing_header", "empty log: line 1 must be the session header", {
+			const reason =
+				this.lines.line === 0
+					? "empty log: line 1 must be the session header"
+					: "no session header: the log holds only blank lines (line 1 must be the header)";
+			throw new ContextError("missing_header", reason, {
 				file: this.file,
 				line: Math.max(1, this.lines.line),
 			});

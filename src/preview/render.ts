@@ -40,10 +40,16 @@ export function renderView(
 	} catch (error) {
 		if (!(error instanceof ContextError)) throw error;
 		const templates = workspace.isTemplateError(error);
+		const title =
+			error.code === "unknown_template_version"
+				? "No such template set"
+				: templates
+					? "The templates do not build"
+					: "The session does not load";
 		return failed(
 			generation,
 			templates ? "templates" : "session",
-			templates ? "The templates do not build" : "The session does not load",
+			title,
 			workspace.diagnosticsOf(error),
 		);
 	}
