@@ -157,7 +157,7 @@ export class ContextService {
 	 * @internal
 	 */
 	async compose(path: string, options: LoadOptions = {}): Promise<Composed> {
-		const file = fileOf(path, options);
+		const file = loadTarget(path, options);
 		await this.registry.ready(); // the template compiler, if a set must be compiled
 		const previous = this.queue.get(file) ?? Promise.resolve();
 		const run = previous
@@ -181,7 +181,7 @@ export class ContextService {
 
 	/** {@link compose}, synchronously. @internal */
 	composeSync(path: string, options: LoadOptions = {}): Composed {
-		const file = fileOf(path, options);
+		const file = loadTarget(path, options);
 		try {
 			return this.composeLog(this.readSync(file), options);
 		} catch (error) {
@@ -200,7 +200,7 @@ export class ContextService {
 	 * @internal
 	 */
 	async composeOnce(path: string, options: LoadOptions = {}): Promise<Composed> {
-		const file = fileOf(path, options);
+		const file = loadTarget(path, options);
 		const once = async () => {
 			const log = this.readSync(file);
 			const pin = log.sink.metadata.templateVersion;
@@ -426,16 +426,20 @@ export class ContextService {
 }
 
 /** The key of a session: its absolute path, or `-`. */
-/** The file a load names, its options checked first: a caller's slip is a located `bad_options`. */
-function fileOf(path: unknown, options?: unknown): string {
+function fileOf(path: string): string {
+	return path === STDIN ? STDIN : resolve(path);
+}
+
+/** The file a load names, its path and options checked first: a caller's slip is a `bad_options`. */
+function loadTarget(path: unknown, options: unknown): string {
 	if (typeof path !== "string" || path === "") {
 		throw new ContextError(
 			"bad_options",
 			`the path must be a non-empty string, not ${describe(path)}`,
 		);
 	}
-	if (options !== undefined) checkLoadOptions(options);
-	return path === STDIN ? STDIN : resolve(path);
+	checkLoadOptions(options);
+	return fileOf(path);
 }
 
 const STRING_OPTIONS = ["leaf", "templateVersion", "memory", "cwd"] as const;
