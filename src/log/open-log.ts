@@ -180,7 +180,8 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 			this.options.foreign === undefined ||
 			this.early === undefined ||
 			!(error instanceof ContextError) ||
-			error.code !== "missing_header"
+			error.code !== "missing_header" ||
+			this.parser.gaveUp
 		) {
 			return false;
 		}

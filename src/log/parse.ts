@@ -45,6 +45,9 @@ export interface ParseOptions {
 	maxLineBytes?: number;
 }
 
+/** Lines that are not JSON skipped before the header at most: past them the input is no log (an endless stream). */
+export const MAX_SKIPPED_BEFORE_HEADER = 100;
+
 /** An entry, or a line that failed: the reason, and the column where one is known. */
 export type LineResult = ParsedEntry | { code: ErrorCode; reason: string; column?: number };
 
@@ -61,6 +64,10 @@ export class LogParser implements LineHandler {
 	private readonly lines: LineSplitter;
 	private readonly migration: MigrationState = { previousId: null, parsedLines: [] };
 	private headerText = "";
+	/** Lines skipped before the header: a file of nothing else has no header, and says so. */
+	private skippedBeforeHeader = 0;
+	/** Too many lines before the header were not JSON: no reader of another format is tried either. */
+	gaveUp = false;
 	private out: ParsedEntry[] = [];
 
 	constructor(
@@ -101,7 +108,9 @@ export class LogParser implements LineHandler {
 			const reason =
 				this.lines.line === 0
 					? "empty log: line 1 must be the session header"
-					: "no session header: the log holds only blank lines (line 1 must be the header)";
+					: this.skippedBeforeHeader > 0
+						? "no session header: every line was skipped or blank (the first JSON line must be the header)"
+						: "no session header: the log holds only blank lines (line 1 must be the header)";
 			throw new ContextError("missing_header", reason, {
 				file: this.file,
 				line: Math.max(1, this.lines.line),
@@ -262,7 +271,7 @@ export class LogParser implements LineHandler {
 		if (!isObject(value) || value.type !== "session") {
 			throw new ContextError(
 				"missing_header",
-				'the first line must be the session header ({"type":"session",…})',
+				'the first JSON line must be the session header ({"type":"session",…})',
 				location,
 			);
 		}
@@ -291,9 +300,23 @@ export class LogParser implements LineHandler {
 		if (version < 2) this.migration.parsedLines = [-line];
 	}
 
-	/** A bad line: an error (no header yet, or strict), else a warning and the line skipped. */
+	/**
+	 * A bad line: an error when strict, else a warning and the line skipped.
+	 * Before the header a line that is not JSON is skipped too (a comment or
+	 * a torn line on top, as pi skips it); any other failure there (a line
+	 * over the limit: an endless device) is no log, and an error.
+	 */
 	private reject(code: ErrorCode, reason: string, line: number, column?: number): void {
-		if (this.header === undefined || this.strict) {
+		const beforeHeader = this.header === undefined;
+		if (beforeHeader && ++this.skippedBeforeHeader > MAX_SKIPPED_BEFORE_HEADER && !this.strict) {
+			this.gaveUp = true;
+			throw new ContextError(
+				"missing_header",
+				`no session header in the first ${MAX_SKIPPED_BEFORE_HEADER} lines that are not JSON`,
+				{ file: this.file, line },
+			);
+		}
+		if (this.strict || (beforeHeader && code !== "bad_json")) {
 			throw new ContextError(code, reason, {
 				file: this.file,
 				line,

@@ -60,7 +60,7 @@ describe("reading a foreign file directly", () => {
 		const file = join(tempDir("theway-import-read-"), "other.jsonl");
 		writeFileSync(file, '{"hello":"world"}\n');
 		expect(() => new ContextService().loadSync(file)).toThrow(
-			/line 1|:1: the first line must be the session header/,
+			/line 1|:1: the first JSON line must be the session header/,
 		);
 	});
 

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ContextError, ContextService } from "../../src/index.js";
+import { MAX_SKIPPED_BEFORE_HEADER } from "../../src/log/parse.js";
 import { HEADER, user } from "../support/session.js";
 
 const dir = mkdtempSync(join(tmpdir(), "theway-context-io-"));
@@ -87,6 +88,18 @@ describe("streams", () => {
 	it("bounds an endless device by the line length: a located line_too_long, never a byte at a time", async () => {
 		const error = await errorOf("/dev/zero", { maxLineBytes: 1024 * 1024 });
 		expect(error).toMatchObject({ code: "line_too_long", file: "/dev/zero", line: 1 });
+	});
+
+	it("bounds an endless stream of lines that are not JSON: no header in the first lines it skips", () => {
+		const run = spawnSync(
+			"sh",
+			["-c", `yes '// not a log' | node ${join(ROOT, "dist", "cli", "bin.cjs")} render -`],
+			{ encoding: "utf8", timeout: 20_000 },
+		);
+		expect(run.status).toBe(1);
+		expect(run.stderr).toMatch(
+			new RegExp(`<stdin>:${MAX_SKIPPED_BEFORE_HEADER + 1}: no session header in the first`),
+		);
 	});
 
 	it("reads standard input for `-` and /dev/stdin in the CLI", () => {
