@@ -135,6 +135,9 @@ export function endWithLeaf(entries: OutEntry[], lines: number[], leaf: string |
 	const order = [...Array.from({ length: at }, (_, i) => i), ...moved, at, ...kept];
 	const e2 = order.map((i) => entries[i] as OutEntry);
 	const l2 = order.map((i) => lines[i] as number);
-	entries.splice(0, entries.length, ...e2);
-	lines.splice(0, lines.length, ...l2);
+	// In place, element by element: a splice with a spread passes one argument per entry.
+	e2.forEach((e, i) => {
+		entries[i] = e;
+		lines[i] = l2[i] as number;
+	});
 }

@@ -68,7 +68,9 @@ export function namedFew(names: readonly string[], few = NAMED_SESSIONS): string
 function withMessages(g: HunkGroup): string[] {
 	const byFile = new Map<string, number[]>();
 	g.files.forEach((file, k) => {
-		byFile.set(file, [...(byFile.get(file) ?? []), g.messages[k] as number]);
+		const list = byFile.get(file);
+		if (list === undefined) byFile.set(file, [g.messages[k] as number]);
+		else list.push(g.messages[k] as number);
 	});
 	return [...byFile].map(
 		([file, ms]) => `${file} (message${ms.length === 1 ? "" : "s"} ${ms.join(", ")})`,
@@ -82,8 +84,9 @@ export function formatGroups(groups: readonly HunkGroup[], color: boolean): stri
 	for (const g of groups) {
 		const sessions = [...new Set(g.files)];
 		const times = g.files.length > sessions.length ? ` (${g.files.length} messages)` : "";
-		const low = Math.min(...g.deltas);
-		const high = Math.max(...g.deltas);
+		// A framing's group holds a delta per message: folded, never spread into arguments.
+		const low = g.deltas.reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
+		const high = g.deltas.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
 		const tokens =
 			low === high ? `${signed(low)} tokens` : `${signed(low)} to ${signed(high)} tokens`;
 		const what = g.part === "message" ? describeMessage(g.framing) : g.part;

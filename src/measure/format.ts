@@ -16,7 +16,8 @@ export function bar(value: number, max: number, width = BAR_WIDTH): string {
 	return "█".repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] as string);
 }
 
-const num = (n: number) => n.toLocaleString("en-US");
+const NUMBER = new Intl.NumberFormat("en-US");
+const num = (n: number) => NUMBER.format(n);
 
 /** The text report of `size` for the session `title`. */
 export function formatSize(size: ContextSize, title: string): string {
@@ -46,12 +47,12 @@ export function formatSize(size: ContextSize, title: string): string {
 		rows.push([messageLabel(m), m, m.preview]);
 	}
 	rows.push(["total", size.total, ""]);
-	const max = Math.max(
-		1,
-		...sp.sections.map((s) => s.tokens),
-		...size.messages.map((m) => m.tokens),
+	// Folds, not spreads: a spread passes one argument per message, past the stack at ~100k.
+	const max = [...sp.sections, ...size.messages].reduce((m, p) => Math.max(m, p.tokens), 1);
+	const labelWidth = Math.min(
+		60,
+		rows.reduce((w, [l]) => Math.max(w, l.length), 0),
 	);
-	const labelWidth = Math.min(60, Math.max(...rows.map(([l]) => l.length)));
 	const out = [
 		`# ${escapeLine(title)}`,
 		`# tokens: ${size.tokenizer.label}`,

@@ -113,7 +113,7 @@ export class Replayer {
 					change: changeOf(out.total, total),
 				};
 			}
-			notes.diagnostics.push(...walk.diagnostics());
+			for (const d of walk.diagnostics()) notes.diagnostics.push(d);
 			return out;
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;

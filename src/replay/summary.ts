@@ -36,7 +36,7 @@ export function summarize(results: readonly SessionReplay[]): ReplaySummary {
 	for (const r of ok) {
 		for (const g of r.notes.growth) {
 			const list = pairs.get(g.provider) ?? [];
-			list.push(...g.pairs);
+			for (const pair of g.pairs) list.push(pair);
 			pairs.set(g.provider, list);
 		}
 	}

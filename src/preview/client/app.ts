@@ -15,7 +15,7 @@ import type {
 	SetsPayload,
 	ViewPayload,
 } from "../protocol.js";
-import { $, count, el } from "./dom.js";
+import { $, count, el, fill } from "./dom.js";
 import { drawFailure, drawView } from "./draw.js";
 import "./replay.js"; // the replay view, which follows what this page shows
 
@@ -294,7 +294,7 @@ function markAll(pre: HTMLElement, needle: string): number {
 		hits++;
 	}
 	parts.push(text.slice(from));
-	pre.replaceChildren(...parts);
+	fill(pre, parts);
 	return hits;
 }
 

@@ -18,6 +18,17 @@ export function el(
 	return node;
 }
 
+/**
+ * `children` in place of `node`'s own, through one fragment: a spread into
+ * `replaceChildren` passes one argument per child, past the stack on a long
+ * session.
+ */
+export function fill(node: Element, children: Iterable<Child>): void {
+	const fragment = document.createDocumentFragment();
+	for (const child of children) if (child !== undefined) fragment.append(child);
+	node.replaceChildren(fragment);
+}
+
 /** `n` and `word`, plural unless `n` is 1 (`1 token`, `2 tokens`); `plural` when the word is irregular. */
 export function count(n: number, word: string, plural = `${word}s`): string {
 	return `${n.toLocaleString()} ${n === 1 ? word : plural}`;

@@ -15,7 +15,7 @@ import type {
 	RenderedView,
 	Size,
 } from "../protocol.js";
-import { $, count, el } from "./dom.js";
+import { $, count, el, fill } from "./dom.js";
 
 /** A message longer than this many lines is shown cut, with a button for the rest. */
 const SHOWN_LINES = 40;
@@ -110,7 +110,7 @@ export function drawView(view: RenderedView): void {
 		el("span", { class: "muted" }, `tokens: ${tokenizer.label}`),
 	);
 	const parts = [...view.systemPrompt.sections, ...view.messages];
-	const largest = Math.max(0, ...parts.map((p) => p.tokens));
+	const largest = parts.reduce((m, p) => Math.max(m, p.tokens), 0);
 	drawOverview(view);
 	const sections = view.systemPrompt.sections.map((s) => {
 		const label = sectionPlace(s);
@@ -151,10 +151,10 @@ export function drawView(view: RenderedView): void {
 		el("h2", {}, "System prompt", el("span", { class: "size" }, sizeText(view.systemPrompt))),
 		...sections,
 	);
-	$("messages").replaceChildren(
+	fill($("messages"), [
 		el("h2", {}, `Messages (${view.messages.length})`),
 		...view.messages.map((m) => drawMessage(m, largest)),
-	);
+	]);
 	drawWarnings(view.diagnostics);
 	refreshPlace(view);
 }
@@ -260,7 +260,7 @@ function drawOverview(view: RenderedView): void {
 		"dense",
 		view.systemPrompt.sections.length + view.messages.length > DENSE,
 	);
-	$("overview").replaceChildren(
+	fill($("overview"), [
 		...view.systemPrompt.sections.map((s) =>
 			segment(`section-${s.name}`, s.tokens, `${s.name}: ${sizeText(s)}`, s.name),
 		),
@@ -272,7 +272,7 @@ function drawOverview(view: RenderedView): void {
 				m.framing === undefined ? "message" : "framed",
 			),
 		),
-	);
+	]);
 }
 
 /** The text in a `pre`, cut after {@link SHOWN_LINES} lines with a button for the rest. */
@@ -310,7 +310,7 @@ function drawDiagnostic(d: DiagnosticView): HTMLElement {
  */
 export function drawFailure(view: FailedView, session: string, set: string | null): void {
 	const failure = $("failure");
-	failure.replaceChildren(el("h2", {}, view.title), ...view.diagnostics.map(drawDiagnostic));
+	fill(failure, [el("h2", {}, view.title), ...view.diagnostics.map(drawDiagnostic)]);
 	failure.hidden = false;
 	failure.dataset.kind = view.kind;
 	$("summary").replaceChildren(
@@ -329,12 +329,10 @@ function drawWarnings(diagnostics: DiagnosticView[]): void {
 		$("warnings").replaceChildren();
 		return;
 	}
-	$("warnings").replaceChildren(
-		el(
-			"details",
-			{ class: "warnings" },
-			el("summary", {}, `${count(diagnostics.length, "warning")} reading the session`),
-			...diagnostics.map(drawDiagnostic),
-		),
-	);
+	const details = el("details", { class: "warnings" });
+	fill(details, [
+		el("summary", {}, `${count(diagnostics.length, "warning")} reading the session`),
+		...diagnostics.map(drawDiagnostic),
+	]);
+	$("warnings").replaceChildren(details);
 }

@@ -77,10 +77,9 @@ function draw(payload: ReplayPayload): void {
 }
 
 function chart(calls: readonly ReplayBar[]): SVGElement {
-	const top = Math.max(
+	const top = calls.reduce(
+		(m, c) => Math.max(m, c.cached + c.fresh + (c.output ?? 0), c.recorded ?? 0),
 		1,
-		...calls.map((c) => c.cached + c.fresh + (c.output ?? 0)),
-		...calls.map((c) => c.recorded ?? 0),
 	);
 	const y = (tokens: number) => (tokens / top) * HEIGHT;
 	const width = calls.length * STEP;
