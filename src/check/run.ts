@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
+import { readRegularText } from "../log/read-text.js";
 import {
 	checkLock,
 	LOCK_FILE,
@@ -177,7 +178,8 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	// 5. README examples against the real rendering.
 	const readme = options.readme;
 	if (readme !== undefined && existsSync(readme)) {
-		const check = checkReadme(readFileSync(readme, "utf8"), readme, dirname(readme), service);
+		const text = readRegularText(readme, "cannot read the README");
+		const check = checkReadme(text, readme, dirname(readme), service);
 		if (write && check.diagnostics.length > 0) {
 			writeFileSync(readme, check.updated);
 			for (const d of check.diagnostics) reporter.info(`updated ${readme}:${d.line}\n${d.message}`);

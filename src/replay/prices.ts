@@ -5,10 +5,9 @@
  * dated default table (`prices.yaml` at its root); `--prices FILE` replaces
  * it. A bad file fails with every problem located (file, line, column).
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { ioError } from "../log/read.js";
+import { readRegularText } from "../log/read-text.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 
@@ -51,13 +50,7 @@ export function parsePrices(text: string, file: string): PriceTable {
 
 /** Reads the price table at `file` (default: the shipped one). */
 export function readPrices(file: string = DEFAULT_PRICES_FILE): PriceTable {
-	let text: string;
-	try {
-		text = readFileSync(file, "utf8");
-	} catch (error) {
-		throw ioError(file, error, "cannot read the price table");
-	}
-	return parsePrices(text, file);
+	return parsePrices(readRegularText(file, "cannot read the price table"), file);
 }
 
 /** The price of `model` (at `provider`), the first entry that fits; undefined for an unknown model. */

@@ -3,6 +3,7 @@
  * fixtures, snapshots and a README. One test per class of error, asserting
  * the code or message, the file:line:column and the exit code.
  */
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -303,4 +304,18 @@ describe("build: fixtures no printer can choke on", () => {
 		expect(readFileSync(join(dir, "snapshots/deep.txt"), "utf8")).toContain('"name": "f"');
 		expect(await build(dir)).toMatchObject({ code: 0 });
 	});
+
+	it.skipIf(spawnSync("mkfifo", ["--version"]).status !== 0)(
+		"refuses a --readme that is a FIFO at once, located",
+		async () => {
+			const dir = await ready();
+			const fifo = join(dir, "README.fifo");
+			spawnSync("mkfifo", [fifo]);
+			const { code, stderr } = await build(dir, "--readme", fifo);
+			expect(code).toBe(1);
+			expect(stderr).toContain(
+				`${fifo}: cannot read the README (it is a FIFO, not a regular file)`,
+			);
+		},
+	);
 });

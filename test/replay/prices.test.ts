@@ -4,6 +4,7 @@
  * table valid, and an unknown model named once on stderr with its calls'
  * cost null.
  */
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -130,5 +131,21 @@ describe("replay's costs", () => {
 		expect(none.stderr).toBe(
 			`theway-context: ${missing}: cannot read the price table (ENOENT: no such file)\n`,
 		);
+	});
+
+	const hasMkfifo = spawnSync("mkfifo", ["--version"]).status === 0;
+	it.skipIf(!hasMkfifo)("refuses a --prices FIFO or folder at once, located", async () => {
+		const dir = tempDir();
+		const fifo = join(dir, "prices.fifo");
+		spawnSync("mkfifo", [fifo]);
+		// No writer ever opens the FIFO: a read would wait for one until the test timed out.
+		const result = await runCli(["replay", log(), "--prices", fifo]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toBe(
+			`theway-context: ${fifo}: cannot read the price table (it is a FIFO, not a regular file)\n`,
+		);
+		const folder = await runCli(["replay", log(), "--prices", dir]);
+		expect(folder.code).toBe(1);
+		expect(folder.stderr).toContain(`${dir}: cannot read the price table (it is a directory,`);
 	});
 });
