@@ -16,7 +16,8 @@ export {
 export { ContextService, convertToLlm, loadContext, TemplateRegistry } from "./library.js";
 export type { AgentMessage, Entry, Header, SessionMetadata } from "./log/schema.js";
 export type { VirtualizedResult } from "./render/stubs.js";
-export type { BundleMeta, ContextBundle, LoadOptions, ServiceOptions } from "./service.js";
+export type { BundleMeta, ContextBundle, LoadOptions } from "./service/bundle.js";
+export type { ServiceOptions } from "./service/context-service.js";
 export type {
 	BranchSummaryMessage,
 	CollapseContextMessage,

@@ -3,21 +3,17 @@
  * library caller may load a session pinned to any set of any templates
  * folder, synchronously, so its service, registry and conversion compile a
  * set that has no fresh precompiled module on the spot. (The command line's
- * render path uses `service.ts` directly and loads the compiler only when
+ * render path uses `service/` directly and loads the compiler only when
  * a set needs it.)
  */
-import {
-	type ContextBundle,
-	convertToLlm as convert,
-	type LoadOptions,
-	ContextService as Service,
-	type ServiceOptions,
-} from "./service.js";
+import type { ContextBundle, LoadOptions } from "./service/bundle.js";
+import { ContextService as Service, type ServiceOptions } from "./service/context-service.js";
+import { convertToLlm as convert } from "./service/convert.js";
 import type { ContextMessage, LlmMessage } from "./session/messages.js";
 import { compileTemplateSet } from "./templates/compile.js";
 import { TemplateRegistry as Registry, type RegistryOptions } from "./templates/registry.js";
 
-/** Loads context bundles, keeping each session open for incremental reloads (see `service.ts`). */
+/** Loads context bundles, keeping each session open for incremental reloads (see `service/context-service.ts`). */
 export class ContextService extends Service {
 	constructor(options: ServiceOptions = {}) {
 		super({ compiler: compileTemplateSet, ...options });
@@ -39,7 +35,7 @@ export function loadContext(
 	return new ContextService(options).load(path, options);
 }
 
-/** The provider-ready form of a bundle's messages (see `convertToLlm` in `service.ts`). */
+/** The provider-ready form of a bundle's messages (see `service/convert.ts`). */
 export function convertToLlm(
 	input: ContextBundle | readonly ContextMessage[],
 	options: Omit<Parameters<typeof convert>[1] & object, "compiler"> = {},

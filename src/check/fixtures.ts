@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { findSessionLogs } from "../log/files.js";
-import { ContextService } from "../service.js";
+import { ContextService } from "../service/context-service.js";
 import { compileTemplateSet } from "../templates/compile.js";
 import { diffLines, snapshotText } from "./snapshot.js";
 

@@ -10,7 +10,7 @@
  */
 import { resolve } from "node:path";
 import type { Diagnostic } from "../errors.js";
-import { ContextService } from "../service.js";
+import { ContextService } from "../service/context-service.js";
 import { compileTemplateSet } from "../templates/compile.js";
 import { diffLines } from "./snapshot.js";
 

@@ -19,7 +19,7 @@ import {
 	LockSchema,
 	nextLock,
 } from "../rules/lock.js";
-import { ContextService } from "../service.js";
+import { ContextService } from "../service/context-service.js";
 import {
 	compileTemplateSet,
 	fingerprintOf,

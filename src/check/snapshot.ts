@@ -4,7 +4,7 @@
  * a provider gets them), and a line diff for when a rendering drifts.
  */
 
-import type { ContextBundle } from "../service.js";
+import type { ContextBundle } from "../service/bundle.js";
 import type { LlmMessage } from "../session/messages.js";
 import { contentOf } from "../text/content.js";
 import { jsonText } from "../text/json-writer.js";

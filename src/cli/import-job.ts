@@ -11,7 +11,7 @@ import type { RecordCounts, SourceFormat } from "../import/accounting.js";
 import { importSession } from "../import/convert.js";
 import { strictRefusal } from "../log/diagnostics.js";
 import { ioError } from "../log/read.js";
-import { ContextService } from "../service.js";
+import { ContextService } from "../service/context-service.js";
 
 /** What to do with one source file. */
 export interface ImportJob {

@@ -2,7 +2,8 @@
 
 import { resolve } from "node:path";
 import { STDIN } from "../log/read.js";
-import { ContextService, type LoadOptions } from "../service.js";
+import type { LoadOptions } from "../service/bundle.js";
+import { ContextService } from "../service/context-service.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import {
 	branchOptions,

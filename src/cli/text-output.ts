@@ -12,7 +12,7 @@
  * log is too large to print.
  */
 
-import type { ContextBundle } from "../service.js";
+import type { ContextBundle } from "../service/bundle.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import { asText, contentOf } from "../text/content.js";
 import { escapeControl, escapeLine } from "../text/terminal.js";

@@ -7,8 +7,8 @@
 
 import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
 import { framingOf } from "../render/convert.js";
-import type { ContextBundle, LoadOptions } from "../service.js";
-import { ContextService } from "../service.js";
+import type { ContextBundle, LoadOptions } from "../service/bundle.js";
+import { ContextService } from "../service/context-service.js";
 import type { LlmMessage } from "../session/messages.js";
 import { compileTemplateSet } from "../templates/compile.js";
 import { TemplateRegistry } from "../templates/registry.js";

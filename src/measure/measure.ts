@@ -1,6 +1,6 @@
 import { framingOf } from "../render/convert.js";
 import { bundleConverter } from "../render/stubs.js";
-import type { ContextBundle } from "../service.js";
+import type { ContextBundle } from "../service/bundle.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet, TemplateSetSource } from "../templates/compile.js";
 import { STUB } from "../templates/set.js";

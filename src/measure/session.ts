@@ -5,7 +5,8 @@
  * Nothing is rendered twice.
  */
 import { resolve } from "node:path";
-import { type ContextBundle, ContextService, type LoadOptions } from "../service.js";
+import type { ContextBundle, LoadOptions } from "../service/bundle.js";
+import { ContextService } from "../service/context-service.js";
 import {
 	compileTemplateSet,
 	type TemplateSet,

@@ -271,6 +271,38 @@ export function bundleConverter(
 	return (index) => stub(index) ?? convertMessage(bundle.messages[index] as ContextMessage, set);
 }
 
+/**
+ * {@link bundleConverter} for the messages of `list` from index `from` on,
+ * reading nothing before it: what a kept-open session's reply holds after
+ * an append costs what was appended. `virtualized` is the bundle's listing
+ * (in index order), only its tail past `from` is looked at.
+ */
+export function tailConverter(
+	list: MessageList,
+	virtualized: readonly VirtualizedResult[],
+	set: TemplateSet,
+	from: number,
+	options: { enabled?: boolean; cache?: StubCache } = {},
+): (index: number) => LlmMessage | undefined {
+	const byIndex = new Map<number, VirtualizedResult>();
+	if (options.enabled !== false) {
+		for (let k = virtualized.length - 1; k >= 0; k--) {
+			const v = virtualized[k] as VirtualizedResult;
+			if (v.index < from) break;
+			byIndex.set(v.index, v);
+		}
+	}
+	return (index) => {
+		const message = list.message(index);
+		const v = byIndex.get(index);
+		if (v !== undefined && list.entryId(index) === v.entryId && isToolResult(message)) {
+			const stub = stubAt(message, v.entryId, set, options.cache);
+			if (stub !== undefined) return stub;
+		}
+		return convertMessage(message, set);
+	};
+}
+
 function isToolResult(message: unknown): boolean {
 	return (
 		message !== null &&

@@ -180,8 +180,9 @@ export class SessionWalk {
 			leaf,
 			compaction: tree.latestCompaction(leaf),
 			collapse: tree.latestCollapse(leaf),
-			messages: projection.messages,
-			entryIds: projection.entryIds,
+			// Copies: grow() appends to them, and a projection's arrays are frozen.
+			messages: projection.messages.slice(),
+			entryIds: projection.entryIds.slice(),
 			listed,
 			stubbed: new Map(listed.map((v) => [v.index, v])),
 		};

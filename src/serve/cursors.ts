@@ -1,16 +1,18 @@
 /**
  * What the sidecar remembers of the replies it gave, so the next `load` can
- * send only what changed. A cursor names one reply: the entry ids of the
- * bundle it was cut from, how many messages the client holds, the template
- * set and format that framed them, and the file it was read from. A later
- * bundle continues a cursor when that file is still the same one (same
- * inode, not shorter), the set and format are the same, and the cursor's
- * entry ids are a prefix of the new ones; anything else is a reset.
+ * send only what changed. A cursor names one reply: the lineage of the
+ * messages it was cut from and how many there were, how many the client
+ * holds, the template set and format that framed them, and the file they
+ * were read from. A later bundle continues a cursor only when its messages
+ * are the same run of messages grown (the same lineage: the service neither
+ * read the file afresh nor projected another branch since), framed alike;
+ * anything else is a reset, with its reason.
  *
  * Bounded: a few cursors per session (a retried request may reuse the one
  * before the last), and sessions least recently used out first.
  */
 import { randomBytes } from "node:crypto";
+import type { Lineage, LineageReason } from "../service/bundle.js";
 import type { Format } from "./protocol.js";
 
 /** How many cursors of one session stay valid: the latest and the ones just before. */
@@ -24,9 +26,11 @@ export interface FileStamp {
 }
 
 export interface CursorState {
-	/** The bundle's entry ids (one per bundle message), as the client last saw them. */
-	entryIds: readonly string[];
-	/** How many messages the client holds (fewer than `entryIds` when some stay out of an llm context). */
+	/** The run of messages the reply was cut from. */
+	lineage: Lineage;
+	/** How many of the bundle's messages the client's were made from. */
+	length: number;
+	/** How many messages the client holds (fewer than `length` when some stay out of an llm context). */
 	delivered: number;
 	templateFingerprint: string;
 	systemPromptHash: string;
@@ -77,18 +81,46 @@ export class CursorStore {
 	}
 }
 
-/** Whether `after` continues `before`: the same file, grown or not, with its prefix of entries. */
-export function continues(
+/**
+ * Why a reply cannot continue a cursor: its messages are no longer a prefix
+ * of the session's (see docs/sidecar.md for each reason).
+ */
+export type ResetReason =
+	| "unknown_cursor"
+	| "format"
+	| "templates"
+	| "replaced"
+	| "rewritten"
+	| "repaired"
+	| "reopened"
+	| "branch"
+	| "compaction";
+
+const BY_LINEAGE: Record<LineageReason, ResetReason> = {
+	opened: "reopened",
+	rewritten: "rewritten",
+	repaired: "repaired",
+	templates: "templates",
+	branch: "branch",
+	compaction: "compaction",
+};
+
+/**
+ * Why `after` does not continue `before`, or undefined when it does: the
+ * same framing, and messages of the same lineage (or a client that holds
+ * none yet).
+ */
+export function resetReason(
 	before: CursorState,
-	after: Omit<CursorState, "delivered" | "systemPromptHash" | "diagnostics">,
-): boolean {
-	if (before.format !== after.format || before.whole !== after.whole) return false;
-	if (before.templateFingerprint !== after.templateFingerprint) return false;
-	if (before.file.dev !== after.file.dev || before.file.ino !== after.file.ino) return false;
-	if (after.file.size < before.file.size) return false;
-	const old = before.entryIds;
-	const now = after.entryIds;
-	if (now.length < old.length) return false;
-	for (let i = old.length - 1; i >= 0; i--) if (old[i] !== now[i]) return false;
-	return true;
+	after: Pick<
+		CursorState,
+		"lineage" | "length" | "templateFingerprint" | "format" | "whole" | "file"
+	>,
+): ResetReason | undefined {
+	if (before.format !== after.format || before.whole !== after.whole) return "format";
+	if (before.templateFingerprint !== after.templateFingerprint) return "templates";
+	if (before.file.dev !== after.file.dev || before.file.ino !== after.file.ino) return "replaced";
+	if (before.lineage === after.lineage && after.length >= before.length) return undefined;
+	if (before.length === 0) return undefined; // nothing held: anything continues it
+	return BY_LINEAGE[after.lineage.reason];
 }

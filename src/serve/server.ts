@@ -14,10 +14,18 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
 import { ioError } from "../log/read.js";
-import { type ContextBundle, ContextService, type LoadOptions } from "../service.js";
+import type { VirtualizedResult } from "../render/stubs.js";
+import type { Composed, LoadOptions } from "../service/bundle.js";
+import { ContextService } from "../service/context-service.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { capabilities } from "./capabilities.js";
-import { type CursorState, CursorStore, continues, type FileStamp } from "./cursors.js";
+import {
+	type CursorState,
+	CursorStore,
+	type FileStamp,
+	type ResetReason,
+	resetReason,
+} from "./cursors.js";
 import type { TooLong } from "./lines.js";
 import {
 	errorReply,
@@ -45,7 +53,7 @@ export interface SidecarOptions {
 
 export class Sidecar {
 	private registry: TemplateRegistry;
-	private service!: ContextService;
+	private readonly service: ContextService;
 	/** The service of `strict` loads, made on the first one. */
 	private strictService: ContextService | undefined;
 	private readonly cursors: CursorStore;
@@ -55,16 +63,19 @@ export class Sidecar {
 
 	constructor(private readonly options: SidecarOptions) {
 		this.registry = TemplateRegistry.for(options.templates);
-		this.useRegistry(this.registry);
+		this.service = new ContextService({
+			registry: this.registry,
+			maxOpenSessions: options.maxSessions,
+		});
 		this.cursors = new CursorStore(options.maxSessions);
 		this.warned = new WarnedStore(options.maxSessions);
 	}
 
-	/** Renders with `registry` from now on; open sessions are read afresh by their next load. */
+	/** Renders with `registry` from now on; open sessions stay open (a changed set projects afresh). */
 	private useRegistry(registry: TemplateRegistry): void {
 		this.registry = registry;
-		this.service = new ContextService({ registry, maxOpenSessions: this.options.maxSessions });
-		this.strictService = undefined;
+		this.service.useRegistry(registry);
+		this.strictService?.useRegistry(registry);
 	}
 
 	private serviceFor(strict: boolean): ContextService {
@@ -152,19 +163,27 @@ export class Sidecar {
 		const stamp = stampOf(file);
 		const format = params.format ?? "llm";
 		const service = this.serviceFor(params.strict === true);
-		const bundle = await service.load(file, loadOptions(params));
+		const composed = await service.compose(file, loadOptions(params));
+		const { bundle, lineage, list } = composed;
 		const systemPromptHash = createHash("sha256").update(bundle.systemPrompt).digest("hex");
 		const now = {
-			entryIds: bundle.entryIds,
+			lineage,
+			length: list.length,
 			templateFingerprint: bundle.meta.templateFingerprint,
 			format,
 			whole: params.virtualize === false,
 			file: stamp,
 		};
 		const before = params.since === undefined ? undefined : this.cursors.get(file, params.since);
-		const incremental = before !== undefined && continues(before, now);
-		const start = incremental ? before.entryIds.length : 0;
-		const messages = messagesFrom(service, bundle, start, format);
+		const reason: ResetReason | undefined =
+			params.since === undefined
+				? undefined
+				: before === undefined
+					? "unknown_cursor"
+					: resetReason(before, now);
+		const incremental = before !== undefined && reason === undefined;
+		const start = incremental ? before.length : 0;
+		const messages = messagesFrom(service, composed, start, format, now.whole);
 		const keys = new Set(bundle.meta.diagnostics.map(diagnosticKey));
 		const fresh = incremental
 			? bundle.meta.diagnostics.filter((d) => !before.diagnostics.has(diagnosticKey(d)))
@@ -189,14 +208,19 @@ export class Sidecar {
 			from,
 			cursor,
 			reset: params.since !== undefined && !incremental,
-			meta: { ...bundle.meta, diagnostics: fresh },
+			...(reason === undefined ? {} : { resetReason: reason }),
+			meta: {
+				...bundle.meta,
+				diagnostics: fresh,
+				virtualized: incremental ? tailOf(bundle.meta.virtualized, start) : bundle.meta.virtualized,
+			},
 		};
 	}
 
 	/**
 	 * Reads the templates folder again and compiles every set; if one does not
-	 * build, the sets in use stay and the error goes back. Sessions are read
-	 * afresh by their next load; a cursor continues when its set is unchanged.
+	 * build, the sets in use stay and the error goes back. Open sessions stay
+	 * open; a cursor continues when its set is unchanged.
 	 */
 	private async reload(): Promise<unknown> {
 		const next = new TemplateRegistry(this.registry.dir);
@@ -338,20 +362,31 @@ function serializeBatch(replies: Reply[]): string {
 	return `[${replies.map(serialize).join(",")}]`;
 }
 
-/** The bundle's messages from index `start` on, in `format`, converted by the service that loaded it. */
+/** The bundle's messages from index `start` on, in `format`, reading none before it. */
 function messagesFrom(
 	service: ContextService,
-	bundle: ContextBundle,
+	composed: Composed,
 	start: number,
 	format: Format,
+	whole: boolean,
 ): unknown[] {
-	const tail = bundle.messages.slice(start);
-	if (format === "agent") return tail;
-	const convert = service.converter(bundle);
+	const { list } = composed;
 	const out: unknown[] = [];
-	for (let index = start; index < bundle.messages.length; index++) {
+	if (format === "agent") {
+		for (let index = start; index < list.length; index++) out.push(list.message(index));
+		return out;
+	}
+	const convert = service.tailConverter(composed, start, { virtualize: !whole });
+	for (let index = start; index < list.length; index++) {
 		const converted = convert(index);
 		if (converted !== undefined) out.push(converted);
 	}
 	return out;
+}
+
+/** The listed stubs among the messages from `start` on (the listing is in index order). */
+function tailOf(listed: readonly VirtualizedResult[], start: number): VirtualizedResult[] {
+	let k = listed.length;
+	while (k > 0 && (listed[k - 1] as VirtualizedResult).index >= start) k--;
+	return listed.slice(k);
 }

@@ -44,23 +44,23 @@ export class BranchList {
 
 /** The first `length` items of a {@link BranchList}: one projection's messages. */
 export class BranchPrefix {
-	private messageArray: ContextMessage[] | undefined;
-	private idArray: string[] | undefined;
+	private messageArray: readonly ContextMessage[] | undefined;
+	private idArray: readonly string[] | undefined;
 
 	constructor(
 		readonly list: BranchList,
 		readonly length: number,
 	) {}
 
-	/** The messages, as an array built on first read (then the same array each time). */
-	get messages(): ContextMessage[] {
-		this.messageArray ??= this.list.messages.slice(0, this.length);
+	/** The messages, as a frozen array built on first read (then the same array each time). */
+	get messages(): readonly ContextMessage[] {
+		this.messageArray ??= Object.freeze(this.list.messages.slice(0, this.length));
 		return this.messageArray;
 	}
 
-	/** The entry id of each message, index for index, built on first read. */
-	get entryIds(): string[] {
-		this.idArray ??= this.list.entryIds.slice(0, this.length);
+	/** The entry id of each message, index for index, frozen, built on first read. */
+	get entryIds(): readonly string[] {
+		this.idArray ??= Object.freeze(this.list.entryIds.slice(0, this.length));
 		return this.idArray;
 	}
 

@@ -28,6 +28,9 @@ import { NONE, type SessionTree } from "./tree.js";
 
 export type { ModelRef } from "./entry-messages.js";
 
+/** Why a projection is not a continuation of the one it was given: another branch, or a new summary. */
+export type Restart = "branch" | "compaction";
+
 /** The work one projection did: what a reload's cost is counted in. */
 export interface ProjectionStats {
 	/** Entries of the branch looked at. */
@@ -60,17 +63,24 @@ export class Projection {
 		readonly diagnostics: Diagnostic[],
 		/** How many leading messages are those of the projection extended (0: projected afresh). */
 		readonly shared: number,
+		/**
+		 * Why the branch is not the one of the projection given to extend (a
+		 * leaf elsewhere, a new compaction or collapse summary); undefined when
+		 * it grew from it (or none was given). A lean store's projection is
+		 * built afresh each time, yet grows the same branch.
+		 */
+		readonly restart: Restart | undefined,
 		readonly stats: ProjectionStats,
 		/** @internal */
 		readonly branch: BranchState,
 	) {}
 
 	/** The messages, frozen (built as an array on first read). */
-	get messages(): ContextMessage[] {
+	get messages(): readonly ContextMessage[] {
 		return this.branch.prefix.messages;
 	}
 	/** The id of the entry each message comes from, index for index. */
-	get entryIds(): string[] {
+	get entryIds(): readonly string[] {
 		return this.branch.prefix.entryIds;
 	}
 	/** The messages without building their array: `message(i)`, `entryId(i)`, `length`. */
@@ -96,7 +106,10 @@ export function projectBranch(
 	freeze = true,
 ): Projection {
 	const leaf = leafId === undefined ? tree.leaf : leafIndex(tree, leafId);
-	const added = previous === undefined ? undefined : extension(tree, leaf, previous);
+	const from = previous === undefined ? undefined : descent(tree, leaf, previous);
+	const restart = typeof from === "string" ? from : undefined;
+	// A lean store holds next to nothing: each load reads the context back, and checks it is unchanged.
+	const added = Array.isArray(from) && !tree.entries.lean ? from : undefined;
 	const base = added === undefined ? undefined : (previous as Projection);
 	const compaction = leaf === NONE ? NONE : tree.latestCompaction(leaf);
 	const collapse = leaf === NONE ? NONE : tree.latestCollapse(leaf);
@@ -194,6 +207,7 @@ export function projectBranch(
 				: undefined,
 		diagnostics,
 		start,
+		restart,
 		stats,
 		{ tree, leaf, compaction, collapse, prefix: prefixOf(list, base) },
 	);
@@ -217,26 +231,24 @@ function leafIndex(tree: SessionTree, leafId: string): number {
 }
 
 /**
- * The entries from `previous`'s leaf (excluded) down to `leaf`, in branch
- * order, when `leaf` descends from it under the same compaction and collapse
- * summary in a tree never repaired (a repair may rewire earlier entries)
- * whose store is not lean; else undefined, and the branch is
- * projected afresh.
+ * How the branch ending at `leaf` stands to `previous`'s: the entries from
+ * that leaf (excluded) down to `leaf`, in branch order, when `leaf` descends
+ * from it under the same compaction and collapse summary; else why it is
+ * another branch. The same tree is assumed (its owner reads a rewired tree
+ * afresh, so an earlier entry never changes under a kept projection).
  */
-function extension(tree: SessionTree, leaf: number, previous: Projection): number[] | undefined {
+function descent(tree: SessionTree, leaf: number, previous: Projection): number[] | Restart {
 	const base = previous.branch;
-	if (base.tree !== tree || tree.repaired || leaf === NONE || base.leaf === NONE) return undefined;
-	// A lean store holds next to nothing: each load reads the context back, and checks it is unchanged.
-	if (tree.entries.lean) return undefined;
-	if (tree.latestCompaction(leaf) !== base.compaction) return undefined;
-	if (tree.latestCollapse(leaf) !== base.collapse) return undefined;
+	if (base.tree !== tree || leaf === NONE || base.leaf === NONE) return "branch";
+	if (tree.latestCompaction(leaf) !== base.compaction) return "compaction";
+	if (tree.latestCollapse(leaf) !== base.collapse) return "compaction";
 	const steps = tree.depth(leaf) - tree.depth(base.leaf);
-	if (steps < 0) return undefined;
+	if (steps < 0) return "branch";
 	const added: number[] = [];
 	let x = leaf;
 	for (let k = 0; k < steps; k++) {
 		added.push(x);
 		x = tree.parent(x);
 	}
-	return x === base.leaf ? added.reverse() : undefined;
+	return x === base.leaf ? added.reverse() : "branch";
 }

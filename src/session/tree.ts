@@ -10,6 +10,12 @@
  * Broken structure is repaired as pi does, with a warning (an error in strict
  * mode): a duplicate id is the later entry's, a parentId naming no entry
  * starts the branch, a cycle is cut where it closes.
+ *
+ * A repair is kept: a later batch of appended entries is added to the
+ * repaired tree as to a clean one. Only an append that would change what an
+ * earlier entry is (a duplicate of an earlier id, or the entry an orphan's
+ * parentId named) sets {@link SessionTree.rewired}: a read of the whole file
+ * would now give another tree, so the tree's owner reads it afresh.
  */
 import { ContextError, type ErrorCode } from "../errors.js";
 import { bytes, ints } from "../log/columns.js";
@@ -35,11 +41,14 @@ export class SessionTree implements EntrySink {
 	readonly diagnostics: Diagnostics;
 	/** The default leaf: the last entry in file order, but a side record (`session_metadata`, parentId null). */
 	leaf = NONE;
-	/**
-	 * The structure was repaired (a missing parent, a duplicate id, a cycle):
-	 * a later append may change the repair, so such a tree must not be reused.
-	 */
+	/** The structure was repaired (a missing parent, a duplicate id, a cycle). */
 	repaired = false;
+	/**
+	 * An appended batch named an id an earlier batch already held, or the
+	 * missing parent of an earlier orphan: this tree is no longer what the
+	 * whole file gives, and must be read afresh.
+	 */
+	rewired = false;
 
 	private readonly kindCol = bytes();
 	private readonly parentCol = ints();
@@ -62,6 +71,10 @@ export class SessionTree implements EntrySink {
 	private unresolved: { i: number; parentId: string }[] = [];
 	/** Entries a later duplicate of their id replaced. */
 	private readonly shadowed = new Set<number>();
+	/** The parent ids that orphans of finished batches name (none in a clean tree). */
+	private readonly orphanParents = new Set<string>();
+	/** How many entries earlier batches added: an id among them is an earlier entry's. */
+	private finished = 0;
 
 	constructor(
 		/** The entries' objects and lines, by index. */
@@ -133,6 +146,9 @@ export class SessionTree implements EntrySink {
 		if (i >= this.parentCol.data.length) for (const col of this.columns) col.grow(i + 1);
 		this.ids.push(id);
 		const before = this.byId.set(id, i);
+		if ((before !== undefined && before < this.finished) || this.orphanParents.has(id)) {
+			this.rewired = true;
+		}
 		if (before !== undefined) {
 			const reason = `duplicate id ${JSON.stringify(id)} on line ${this.line(i)} (first on line ${this.line(before)})`;
 			this.repair("duplicate_id", reason, this.line(i), "the later entry wins, as in pi");
@@ -153,7 +169,9 @@ export class SessionTree implements EntrySink {
 
 	/** Resolves forward parent references and duplicates; repairs unknown parents and cycles. */
 	finish(): void {
-		if (this.unresolved.length === 0 && this.shadowed.size === 0) return;
+		const clean = this.unresolved.length === 0 && this.shadowed.size === 0;
+		this.finished = this.size;
+		if (clean) return;
 		if (this.shadowed.size > 0) {
 			// As in pi, a parentId names the last entry with that id.
 			for (let i = 0; i < this.size; i++) {
@@ -176,6 +194,7 @@ export class SessionTree implements EntrySink {
 					this.line(i),
 					"the entry starts the branch, as in pi",
 				);
+				this.orphanParents.add(parentId);
 				continue;
 			}
 			this.parentCol.data[i] = parent;

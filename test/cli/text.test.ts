@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { guardLength } from "../../src/cli/io.js";
 import { blocksText, formatMessage, formatText } from "../../src/cli/text-output.js";
-import { ContextService } from "../../src/service.js";
+import { ContextService } from "../../src/service/context-service.js";
 import type { ContextMessage } from "../../src/session/messages.js";
 import { jsonText, writeJson } from "../../src/text/json-writer.js";
 import { escapeControl } from "../../src/text/terminal.js";

@@ -18,7 +18,7 @@ const LIBRARY = [
 	"view",
 	"templates",
 	"render",
-	"service.ts",
+	"service",
 	"library.ts",
 ];
 const ALL = new Set<string>([...LIBRARY_ERROR_CODES, ...WARNING_CODES, ...TOOL_CODES]);

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importSession } from "../../src/import/convert.js";
-import { ContextService } from "../../src/service.js";
+import { ContextService } from "../../src/service/context-service.js";
 import { FIXTURES, importFixture, roles, textOf } from "./support.js";
 
 describe("Claude Code import", () => {

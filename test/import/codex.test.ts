@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENCRYPTED_SUMMARY } from "../../src/import/codex.js";
-import { ContextService } from "../../src/service.js";
+import { ContextService } from "../../src/service/context-service.js";
 import { FIXTURES, importFixture, roles, textOf } from "./support.js";
 
 describe("Codex import", () => {

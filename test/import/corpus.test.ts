@@ -10,7 +10,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importSession } from "../../src/import/convert.js";
 import { findSessionLogs } from "../../src/log/files.js";
-import { ContextService } from "../../src/service.js";
+import { ContextService } from "../../src/service/context-service.js";
 import { tempDir } from "../support/temp.js";
 
 const CORPUS = join(import.meta.dirname, "../../../shared/corpora/importers");

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sumCounts } from "../../src/import/accounting.js";
 import { importSession } from "../../src/import/convert.js";
-import { ContextService } from "../../src/service.js";
+import { ContextService } from "../../src/service/context-service.js";
 import { tempDir } from "../support/temp.js";
 import {
 	CLAUDE_STEPS,

@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { importSession } from "../../src/import/convert.js";
 import type { ImportResult } from "../../src/import/entries.js";
-import { type ContextBundle, ContextService } from "../../src/service.js";
+import type { ContextBundle } from "../../src/service/bundle.js";
+import { ContextService } from "../../src/service/context-service.js";
 import { tempDir } from "../support/temp.js";
 
 export const FIXTURES = join(import.meta.dirname, "../fixtures/import");

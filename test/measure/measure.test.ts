@@ -13,7 +13,7 @@ import { templateBudgets } from "../../src/measure/budget.js";
 import { measureContext, sectionSpans } from "../../src/measure/measure.js";
 import { measureLoaded, measuringService } from "../../src/measure/session.js";
 import { overBudget } from "../../src/rules/budgets.js";
-import { ContextService } from "../../src/service.js";
+import { ContextService } from "../../src/service/context-service.js";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { readTemplateSets } from "../../src/templates/load.js";
 import { imageSize } from "../../src/text/content.js";

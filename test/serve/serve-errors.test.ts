@@ -12,7 +12,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { Sidecar } from "../../src/serve/server.js";
 import { serveStreams } from "../../src/serve/stdio.js";
-import { ContextService } from "../../src/service.js";
+import { ContextService } from "../../src/service/context-service.js";
 import { runCli } from "../support/cli.js";
 import { type Client, inProcess, spawned } from "../support/serve.js";
 import { assistant, HEADER, user, writeLog } from "../support/session.js";
@@ -181,7 +181,7 @@ describe("error codes", () => {
 	it("-32603 for a bug, and the server goes on", async () => {
 		const { client, logs } = inProcess();
 		const spy = vi
-			.spyOn(ContextService.prototype, "load")
+			.spyOn(ContextService.prototype, "compose")
 			.mockRejectedValueOnce(new TypeError("boom"));
 		try {
 			const reply = await errorOf(

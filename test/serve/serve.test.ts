@@ -143,6 +143,7 @@ describe("reset: the client's messages are no longer a prefix", () => {
 			appendFileSync(p, line(user("u1b", "m1", "another first question"))),
 		);
 		expect(reply.reset).toBe(true);
+		expect(reply.resetReason).toBe("branch");
 		expect(reply.from).toBe(0);
 		expect(reply.messages).toEqual(expected(path).messages);
 		expect(reply.systemPrompt).toBe(expected(path).systemPrompt);
@@ -151,6 +152,7 @@ describe("reset: the client's messages are no longer a prefix", () => {
 	it("when the leaf asked for is an earlier entry", async () => {
 		const { reply } = await afterChange(() => {}, { leaf: "u1" });
 		expect(reply.reset).toBe(true);
+		expect(reply.resetReason).toBe("branch");
 		expect(reply.messages).toHaveLength(1);
 	});
 
@@ -166,6 +168,7 @@ describe("reset: the client's messages are no longer a prefix", () => {
 		};
 		const { path, reply } = await afterChange((p) => appendFileSync(p, line(compaction)));
 		expect(reply.reset).toBe(true);
+		expect(reply.resetReason).toBe("compaction");
 		expect(reply.messages).toEqual(expected(path).messages);
 	});
 
@@ -187,12 +190,14 @@ describe("reset: the client's messages are no longer a prefix", () => {
 			renameSync(copy, p);
 		});
 		expect(reply.reset).toBe(true);
+		expect(reply.resetReason).toBe("replaced");
 		expect(reply.messages).toEqual(expected(path).messages);
 	});
 
 	it("on another format", async () => {
 		const { reply } = await afterChange(() => {}, { format: "agent" });
 		expect(reply.reset).toBe(true);
+		expect(reply.resetReason).toBe("format");
 	});
 
 	it("on another template set", async () => {
@@ -212,12 +217,44 @@ describe("reset: the client's messages are no longer a prefix", () => {
 		expect(raw.error).toBeUndefined();
 		const reply = raw.result as Record<string, unknown>;
 		expect(reply.reset).toBe(true);
+		expect(reply.resetReason).toBe("templates");
 		expect((reply.meta as { templateVersion: string }).templateVersion).toBe("v2");
 	});
 
 	it("for a cursor the sidecar does not know", async () => {
 		const { path, reply } = await afterChange(() => {}, { since: "no-such-cursor" });
 		expect(reply.reset).toBe(true);
+		expect(reply.resetReason).toBe("unknown_cursor");
+		expect(reply.messages).toEqual(expected(path).messages);
+	});
+
+	// The same ids, other content: a continuation would keep the old text.
+	it("when an appended entry reuses an earlier id (the later one wins)", async () => {
+		const { path, reply } = await afterChange((p) =>
+			appendFileSync(p, line(user("u1", "a1", "the first question, reworded"))),
+		);
+		expect(reply.reset).toBe(true);
+		expect(reply.resetReason).toBe("repaired");
+		expect(reply.messages).toEqual(expected(path).messages);
+	});
+
+	it("when the file was edited in place and grew (a redaction), with the same ids", async () => {
+		const { path, reply } = await afterChange((p) =>
+			writeFileSync(p, readFileSync(p, "utf8").replace("first answer", "first answer [redacted]")),
+		);
+		expect(reply.reset).toBe(true);
+		expect(reply.resetReason).toBe("rewritten");
+		expect(JSON.stringify(reply.messages)).toContain("[redacted]");
+		expect(reply.messages).toEqual(expected(path).messages);
+	});
+
+	it("when the file was truncated", async () => {
+		const { path, reply } = await afterChange((p) => {
+			const lines = readFileSync(p, "utf8").split("\n");
+			writeFileSync(p, `${lines.slice(0, -2).join("\n")}\n`);
+		});
+		expect(reply.reset).toBe(true);
+		expect(reply.resetReason).toBe("rewritten");
 		expect(reply.messages).toEqual(expected(path).messages);
 	});
 });
@@ -232,6 +269,7 @@ describe("bounds", () => {
 		expect(sidecar.sessionCount).toBe(2);
 		const evicted = await client.call("load", { path: paths[0], since: cursors[0] });
 		expect(evicted.result?.reset).toBe(true);
+		expect(evicted.result?.resetReason).toBe("unknown_cursor");
 		const kept = await client.call("load", { path: paths[2], since: cursors[2] });
 		expect(kept.result?.reset).toBe(false);
 	});

@@ -3,7 +3,9 @@
  * of a kept-open session visits the new entries only and builds their
  * messages only, at any session length (counted, never timed), and gives
  * what a fresh projection gives. Anything else (another branch, a new
- * compaction or collapse summary, a repaired tree) is projected afresh.
+ * compaction or collapse summary) is projected afresh. A repaired tree is
+ * extended like a clean one; an append that changes an earlier entry marks
+ * the tree rewired, for its owner to read afresh.
  */
 import { appendFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -21,6 +23,7 @@ function open(path: string, retainBytes?: number) {
 	const log = new OpenLog(path, (entries, name) => new SessionTree(entries, name), options);
 	log.readSync();
 	return {
+		tree: log.sink,
 		project: (previous?: Projection, leaf?: string) => {
 			expect(log.readSync()).toBe(true);
 			return projectBranch(log.sink, log.header, frame, leaf, previous);
@@ -151,13 +154,39 @@ describe("a reload that does not extend the branch", () => {
 		});
 	}
 
-	it("is projected afresh once the tree was repaired (a duplicate id rewires its children)", () => {
+	it("marks the tree rewired when an append reuses an earlier id or brings an orphan's parent", () => {
 		const path = linearLog(4);
 		const session = open(path);
+		session.project();
+		appendFileSync(path, line(user("n1", "a3", "next")));
+		session.project();
+		expect(session.tree.rewired).toBe(false);
+		appendFileSync(path, line(user("u1", "n1", "the same id again")));
+		session.project();
+		expect(session.tree.rewired).toBe(true);
+
+		const orphaned = linearLog(2);
+		appendFileSync(orphaned, line(user("o1", "later", "an orphan")));
+		const other = open(orphaned);
+		other.project();
+		expect(other.tree.repaired).toBe(true);
+		appendFileSync(orphaned, line(user("later", "o1", "the orphan's parent")));
+		other.project();
+		expect(other.tree.rewired).toBe(true);
+	});
+
+	it("extends a repaired tree as a clean one (the repair is kept)", () => {
+		const path = linearLog(4);
+		appendFileSync(path, line(user("o1", "missing", "an orphan")));
+		appendFileSync(path, line(user("o2", "o1", "on the orphan")));
+		const session = open(path);
 		const first = session.project();
-		appendFileSync(path, line(user("u1", "a3", "the same id again")));
+		expect(session.tree.repaired).toBe(true);
+		appendFileSync(path, line(assistant("o3", "o2", "an answer")));
 		const next = session.project(first);
-		expect(next.shared).toBe(0);
+		expect(next.shared).toBe(first.messages.length);
+		expect(next.stats.visited).toBe(1);
+		expect(session.tree.rewired).toBe(false);
 		expect(observed(next)).toBe(fresh(path));
 	});
 });

@@ -4,33 +4,43 @@
  * read log → project branch → derive view → render → (convert, on demand).
  * A {@link ContextService} keeps each session it loaded open: the next load
  * of the same file reads only the bytes appended since, unless the file was
- * truncated or replaced, in which case it reads it whole again.
+ * truncated or replaced, in which case it reads it whole again. A repaired
+ * tree (a missing parent, a duplicate id, a cycle) is kept as a clean one
+ * is; only an append that changes an earlier entry has it read afresh.
  *
  * `load` reads the log with asynchronous reads; `loadSync` blocks. Both then
  * project and render synchronously (and so read back, synchronously, the
  * entries a lean read of a huge log let go).
  */
-import { resolve } from "node:path";
-import { ContextError, type Diagnostic } from "./errors.js";
-import { readForeign } from "./import/foreign.js";
-import { OpenLog, type OpenLogOptions } from "./log/open-log.js";
-import { STDIN } from "./log/read.js";
-import { convertMessages } from "./render/convert.js";
+import { ContextError, type Diagnostic } from "../errors.js";
+import { readForeign } from "../import/foreign.js";
+import { OpenLog, type OpenLogOptions } from "../log/open-log.js";
+import { STDIN } from "../log/read.js";
+import { convertMessages } from "../render/convert.js";
 import {
 	bundleConverter,
 	StubCache,
 	stubsOf,
-	type VirtualizedResult,
+	tailConverter,
 	virtualizeMessages,
-} from "./render/stubs.js";
-import { renderSystemPrompt } from "./render/system-prompt.js";
-import type { ContextMessage, LlmMessage } from "./session/messages.js";
-import { type ModelRef, type Projection, projectBranch } from "./session/project.js";
-import { SessionTree } from "./session/tree.js";
-import { type Compiler, TemplateRegistry } from "./templates/registry.js";
-import type { TemplateSet } from "./templates/set.js";
-import { deriveSummary, deriveSystemView, type ViewOptions } from "./view/derive.js";
-import type { SystemView } from "./view/schema.js";
+} from "../render/stubs.js";
+import { renderSystemPrompt } from "../render/system-prompt.js";
+import type { LlmMessage } from "../session/messages.js";
+import { type Projection, projectBranch } from "../session/project.js";
+import { SessionTree } from "../session/tree.js";
+import { type Compiler, TemplateRegistry } from "../templates/registry.js";
+import type { TemplateSet } from "../templates/set.js";
+import { deriveSummary, deriveSystemView } from "../view/derive.js";
+import {
+	type BundleMeta,
+	type Composed,
+	type ContextBundle,
+	Lineage,
+	type LineageReason,
+	type LoadOptions,
+} from "./bundle.js";
+import { setOfBundle } from "./convert.js";
+import { fileOf, loadTarget } from "./options.js";
 
 const DEFAULT_MAX_OPEN_SESSIONS = 32;
 
@@ -50,78 +60,28 @@ export interface ServiceOptions extends OpenLogOptions {
 	maxOpenSessions?: number;
 }
 
-/** One load: the branch, the set, virtualization, and the view's inputs (tools, memory, cwd). */
-export interface LoadOptions extends ViewOptions {
-	/** Project the branch ending at this entry id instead of the default leaf. */
-	leaf?: string;
-	/** Render with this template set, whatever the session pins. */
-	templateVersion?: string;
-	/**
-	 * Tool results over the set's threshold reach the model as stubs (default
-	 * true, when the set has a `tool-result-stub` template); false: every
-	 * result whole, as pi sends it.
-	 */
-	virtualize?: boolean;
-}
-
-/** What a bundle says of itself: the session, the leaf, the set that rendered it, warnings and stubs. */
-export interface BundleMeta {
-	sessionId: string;
-	file: string;
-	/** The entry the branch ends at (null for a log with no entries). */
-	leafId: string | null;
-	/** The template set the system prompt was rendered with, its fingerprint and its templates folder. */
-	templateVersion: string;
-	templateFingerprint: string;
-	templatesDir: string;
-	/** The model and thinking level last seen on the branch. */
-	model: ModelRef | null;
-	thinkingLevel: string | null;
-	/** Entries read from the log (the header not counted). */
-	entryCount: number;
-	/** Warnings: torn last line, unknown entries, skipped lines, cut summaries… */
-	diagnostics: Diagnostic[];
-	/**
-	 * The tool results that reach the model as stubs (`messages` keeps them
-	 * whole), with their size and the bytes each saves; empty when the set
-	 * does not virtualize or the load was asked not to.
-	 */
-	virtualized: VirtualizedResult[];
-}
-
-/** What a model call needs: the system prompt and the messages. */
-export interface ContextBundle {
-	systemPrompt: string;
-	/** Frozen: messages are shared with the service's cache. */
-	messages: ContextMessage[];
-	/** The id of the log entry each message comes from, index for index with `messages`. */
-	entryIds: readonly string[];
-	meta: BundleMeta;
-}
-
 type Session = OpenLog<SessionTree>;
 
-/** A bundle with what rendered it: the set and the system prompt's view (for measuring). */
-export interface Composed {
-	bundle: ContextBundle;
-	set: TemplateSet;
-	view: SystemView;
+/** A session's last projection, the set that framed it, and the lineage its messages belong to. */
+interface Projected {
+	fingerprint: string;
+	projection: Projection;
+	lineage: Lineage;
 }
-
-const lineOf = (line: number | undefined) => (line === undefined ? {} : { line });
 
 export class ContextService {
 	private readonly sessions = new Map<string, Session>();
 	/** The load in progress per file: loads of one file run one after the other. */
 	private readonly queue = new Map<string, Promise<unknown>>();
-	private readonly registry: TemplateRegistry;
+	private registry: TemplateRegistry;
 	/** Per open session, its virtualization decisions: a reload decides only what is new. */
 	private readonly stubs = new WeakMap<SessionTree, StubCache>();
-	/** Per open session, its last projection and the set that framed it: a reload extends it. */
-	private readonly projections = new WeakMap<
-		SessionTree,
-		{ fingerprint: string; projection: Projection }
-	>();
+	/** Per open session, its last projection: a reload extends it. */
+	private readonly projections = new WeakMap<SessionTree, Projected>();
+	/** Why each session was read afresh, for the lineage its first projection begins. */
+	private readonly opened = new WeakMap<SessionTree, LineageReason>();
+	/** Files whose open session was dropped for a reason, until they are read again. */
+	private readonly dropped = new Map<string, LineageReason>();
 
 	constructor(private readonly options: ServiceOptions = {}) {
 		if (options.strict === true && options.lenient === true) {
@@ -153,7 +113,8 @@ export class ContextService {
 
 	/**
 	 * {@link load}, with the set that rendered the bundle and the view its
-	 * system prompt was rendered from: what the workbench measures.
+	 * system prompt was rendered from (what the workbench measures), and the
+	 * lineage of its messages (what the sidecar's cursors continue).
 	 * @internal
 	 */
 	async compose(path: string, options: LoadOptions = {}): Promise<Composed> {
@@ -162,15 +123,9 @@ export class ContextService {
 		const previous = this.queue.get(file) ?? Promise.resolve();
 		const run = previous
 			.catch(() => undefined)
-			.then(async () => {
-				try {
-					return this.composeLog(await this.readAsync(file), options);
-				} catch (error) {
-					if (!isReplaced(error)) throw error;
-					this.sessions.delete(file); // it changed while projected: once more, afresh
-					return this.composeLog(await this.readAsync(file), options);
-				}
-			});
+			.then(() =>
+				this.retried(file, async () => this.composeLog(await this.readAsync(file), options)),
+			);
 		this.queue.set(file, run);
 		try {
 			return await run;
@@ -182,13 +137,7 @@ export class ContextService {
 	/** {@link compose}, synchronously. @internal */
 	composeSync(path: string, options: LoadOptions = {}): Composed {
 		const file = loadTarget(path, options);
-		try {
-			return this.composeLog(this.readSync(file), options);
-		} catch (error) {
-			if (!isReplaced(error)) throw error;
-			this.sessions.delete(file);
-			return this.composeLog(this.readSync(file), options);
-		}
+		return this.retried(file, () => this.composeLog(this.readSync(file), options));
 	}
 
 	/**
@@ -201,19 +150,32 @@ export class ContextService {
 	 */
 	async composeOnce(path: string, options: LoadOptions = {}): Promise<Composed> {
 		const file = loadTarget(path, options);
-		const once = async () => {
+		return this.retried(file, async () => {
 			const log = this.readSync(file);
 			const pin = log.sink.metadata.templateVersion;
 			await this.registry.ready([options.templateVersion ?? pin ?? this.registry.newest()]);
 			return this.composeLog(log, options, false);
+		});
+	}
+
+	/**
+	 * Runs `attempt` (a read and a projection of `file`), once more from a
+	 * fresh read when the file changed under it (an entry read back is no
+	 * longer the one read): the read-and-retry of every compose.
+	 */
+	private retried<T>(file: string, attempt: () => T): T {
+		const again = (error: unknown): T => {
+			if (!(error instanceof ContextError) || error.code !== "file_replaced") throw error;
+			this.drop(file, "rewritten");
+			return attempt();
 		};
+		let result: T;
 		try {
-			return await once();
+			result = attempt();
 		} catch (error) {
-			if (!isReplaced(error)) throw error;
-			this.sessions.delete(file);
-			return await once();
+			return again(error);
 		}
+		return result instanceof Promise ? (result.catch(again) as T) : result;
 	}
 
 	/** The set to render with: asked for, else the session's pin (a pin to no set is located at its line). */
@@ -227,10 +189,11 @@ export class ContextService {
 		} catch (error) {
 			if (!(error instanceof ContextError) || error.code !== "unknown_template_version")
 				throw error;
+			const line = log.sink.metadataLines.templateVersion;
 			throw new ContextError(
 				"unknown_template_version",
 				`the session pins templateVersion ${JSON.stringify(pin)}, which ${error.file ?? "the templates folder"} does not hold (have: ${this.registry.versions().join(", ")}); ask for another set to render it (--template-version, or templateVersion)`,
-				{ file: log.name, ...lineOf(log.sink.metadataLines.templateVersion) },
+				{ file: log.name, ...(line === undefined ? {} : { line }) },
 				{ cause: error },
 			);
 		}
@@ -241,6 +204,7 @@ export class ContextService {
 		const header = log.header;
 		const set = this.setFor(log, options);
 		const before = this.projections.get(tree);
+		const sameSet = before?.fingerprint === set.fingerprint;
 		const projection = projectBranch(
 			tree,
 			header,
@@ -250,10 +214,18 @@ export class ContextService {
 				return { text: derived.text, diagnostics };
 			},
 			options.leaf,
-			before?.fingerprint === set.fingerprint ? before.projection : undefined,
+			sameSet ? before.projection : undefined,
 			shared,
 		);
-		if (shared) this.projections.set(tree, { fingerprint: set.fingerprint, projection });
+		const lineage =
+			before === undefined
+				? new Lineage(this.opened.get(tree) ?? "opened")
+				: !sameSet
+					? new Lineage("templates")
+					: projection.restart !== undefined
+						? new Lineage(projection.restart)
+						: before.lineage;
+		if (shared) this.projections.set(tree, { fingerprint: set.fingerprint, projection, lineage });
 		else this.projections.delete(tree);
 		const view = deriveSystemView(header, tree.metadata, set, options);
 		const virtualized =
@@ -266,6 +238,19 @@ export class ContextService {
 			...tree.diagnostics.list(),
 			...projection.diagnostics,
 		].sort(byLine);
+		const meta: BundleMeta = {
+			sessionId: header.id,
+			file: log.path === STDIN ? log.name : log.path,
+			leafId: projection.leafId ?? null,
+			templateVersion: set.version,
+			templateFingerprint: set.fingerprint,
+			templatesDir: this.registry.dir,
+			model: projection.model ?? null,
+			thinkingLevel: projection.thinkingLevel ?? null,
+			entryCount: tree.size,
+			diagnostics,
+			virtualized,
+		};
 		const bundle: ContextBundle = {
 			systemPrompt: renderSystemPrompt(set, view),
 			// Built on first read: a reload that extends the branch shares the earlier messages.
@@ -275,21 +260,9 @@ export class ContextService {
 			get entryIds() {
 				return projection.entryIds;
 			},
-			meta: {
-				sessionId: header.id,
-				file: log.path === STDIN ? log.name : log.path,
-				leafId: projection.leafId ?? null,
-				templateVersion: set.version,
-				templateFingerprint: set.fingerprint,
-				templatesDir: this.registry.dir,
-				model: projection.model ?? null,
-				thinkingLevel: projection.thinkingLevel ?? null,
-				entryCount: tree.size,
-				diagnostics,
-				virtualized,
-			},
+			meta,
 		};
-		return { bundle, set, view };
+		return { bundle, set, view, lineage, list: projection.prefix };
 	}
 
 	private stubCache(tree: SessionTree): StubCache {
@@ -335,6 +308,23 @@ export class ContextService {
 		});
 	}
 
+	/**
+	 * {@link converter} for the messages from index `from` on of a composed
+	 * bundle, reading none before it: what a reply after an append sends.
+	 * @internal
+	 */
+	tailConverter(
+		composed: Composed,
+		from: number,
+		options: { virtualize?: boolean } = {},
+	): (index: number) => LlmMessage | undefined {
+		const { bundle, list, set } = composed;
+		return tailConverter(list, bundle.meta.virtualized, set, from, {
+			enabled: options.virtualize !== false,
+			...this.cacheOf(bundle),
+		});
+	}
+
 	/** The virtualization decisions of the open session `bundle` came from, if it is open. */
 	private cacheOf(bundle: ContextBundle): { cache?: StubCache } {
 		const tree = this.sessions.get(fileOf(bundle.meta.file))?.sink;
@@ -352,13 +342,23 @@ export class ContextService {
 	}): TemplateSet {
 		const dir = bundle.meta.templatesDir;
 		const registry =
-			dir === undefined || resolve(dir) === resolve(this.registry.dir)
+			dir === undefined || fileOf(dir) === fileOf(this.registry.dir)
 				? this.registry
 				: TemplateRegistry.for(
 						dir,
 						this.options.compiler === undefined ? {} : { compiler: this.options.compiler },
 					);
 		return setOfBundle(bundle, registry);
+	}
+
+	/**
+	 * Renders with `registry` from the next load on (a templates folder read
+	 * again). Open sessions stay open: a set whose fingerprint is unchanged
+	 * goes on extending their projections, a changed one projects afresh.
+	 * @internal
+	 */
+	useRegistry(registry: TemplateRegistry): void {
+		this.registry = registry;
 	}
 
 	/** The compiled template set `version` (default: the newest). */
@@ -393,87 +393,57 @@ export class ContextService {
 		return log;
 	}
 
-	/** Whether the kept `log` read what was appended (false: the file was replaced). */
+	/**
+	 * Whether the kept `log` read what was appended: false when the file is
+	 * no longer the one read (replaced, truncated, changed before its end),
+	 * or when what was appended changed an earlier entry.
+	 */
 	private resumed(file: string, log: Session, read: () => boolean): boolean {
 		this.sessions.delete(file); // re-inserted last: the most recently loaded
-		if (!read()) return false;
+		if (!read()) {
+			this.drop(file, "rewritten");
+			return false;
+		}
+		if (log.sink.rewired) {
+			this.drop(file, "repaired");
+			return false;
+		}
 		this.keep(file, log);
 		return true;
 	}
 
+	/** Forgets the open session of `file`, saying why its next read is a fresh one. */
+	private drop(file: string, reason: LineageReason): void {
+		this.sessions.delete(file);
+		this.dropped.set(file, reason);
+		if (this.dropped.size > (this.options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS)) {
+			this.dropped.delete(this.dropped.keys().next().value as string);
+		}
+	}
+
 	private newSession(file: string): Session {
 		const strict = this.options.strict === true;
-		return new OpenLog(file, (entries, name) => new SessionTree(entries, name, strict), {
+		const log = new OpenLog(file, (entries, name) => new SessionTree(entries, name, strict), {
 			foreign: readForeign,
 			...this.options,
 		});
+		this.opened.set(log.sink, this.dropped.get(file) ?? "opened");
+		this.dropped.delete(file);
+		return log;
 	}
 
 	/**
 	 * Keeps `log` open for incremental reloads, forgetting the least recently
-	 * loaded one past the limit. A stream is read once; a repaired tree (a
-	 * missing parent, a duplicate id, a cycle) may change with the next
-	 * append, so it is read afresh each time.
+	 * loaded one past the limit. A stream is read once.
 	 */
 	private keep(file: string, log: Session): void {
-		if (file === STDIN || !log.regular || log.sink.repaired) return;
+		if (file === STDIN || !log.regular) return;
 		this.sessions.set(file, log);
 		if (this.sessions.size > (this.options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS)) {
 			const oldest = this.sessions.keys().next().value as string;
 			this.sessions.delete(oldest);
 		}
 	}
-}
-
-/** The key of a session: its absolute path, or `-`. */
-function fileOf(path: string): string {
-	return path === STDIN ? STDIN : resolve(path);
-}
-
-/** The file a load names, its path and options checked first: a caller's slip is a `bad_options`. */
-function loadTarget(path: unknown, options: unknown): string {
-	if (typeof path !== "string" || path === "") {
-		throw new ContextError(
-			"bad_options",
-			`the path must be a non-empty string, not ${describe(path)}`,
-		);
-	}
-	checkLoadOptions(options);
-	return fileOf(path);
-}
-
-const STRING_OPTIONS = ["leaf", "templateVersion", "memory", "cwd"] as const;
-
-function checkLoadOptions(options: unknown): void {
-	const bad = (reason: string) => new ContextError("bad_options", reason);
-	if (typeof options !== "object" || options === null || Array.isArray(options)) {
-		throw bad(`the options must be an object, not ${describe(options)}`);
-	}
-	const o = options as Record<string, unknown>;
-	for (const key of STRING_OPTIONS) {
-		if (o[key] !== undefined && typeof o[key] !== "string") {
-			throw bad(`option ${key} must be a string, not ${describe(o[key])}`);
-		}
-	}
-	if (
-		o.tools !== undefined &&
-		!(Array.isArray(o.tools) && o.tools.every((t) => typeof t === "string"))
-	) {
-		throw bad(`option tools must be an array of tool names (strings), not ${describe(o.tools)}`);
-	}
-	if (o.virtualize !== undefined && typeof o.virtualize !== "boolean") {
-		throw bad(`option virtualize must be true or false, not ${describe(o.virtualize)}`);
-	}
-}
-
-function describe(value: unknown): string {
-	if (Array.isArray(value)) return "an array";
-	if (value === null) return "null";
-	return typeof value === "string" ? JSON.stringify(value) : `${typeof value} ${String(value)}`;
-}
-
-function isReplaced(error: unknown): boolean {
-	return error instanceof ContextError && error.code === "file_replaced";
 }
 
 /** A promise's outcome as a thunk that returns or throws it. */
@@ -500,60 +470,4 @@ function byLine(a: Diagnostic, b: Diagnostic): number {
 				: a.message > b.message
 					? 1
 					: 0;
-}
-
-/**
- * The provider-ready form of a bundle's messages. Given the bundle, it frames
- * them with the template set that rendered it (found by the version and
- * templates folder its `meta` names, and refused when that folder's set is
- * no longer the one that rendered it) and applies its `meta.virtualized`
- * (unless `virtualize` is false); given bare messages, with `templateVersion`
- * of `templates` (default: the newest set), every tool result whole (a stub
- * names its entry, which bare messages do not have). Messages of an unknown
- * role are left out with a warning, into `diagnostics` when given, else
- * through `process.emitWarning`.
- */
-export function convertToLlm(
-	input: ContextBundle | readonly ContextMessage[],
-	options: {
-		templates?: string;
-		templateVersion?: string;
-		diagnostics?: Diagnostic[];
-		virtualize?: boolean;
-		compiler?: Compiler;
-	} = {},
-): LlmMessage[] {
-	const bundle = Array.isArray(input) ? undefined : (input as ContextBundle);
-	const messages = bundle === undefined ? (input as readonly ContextMessage[]) : bundle.messages;
-	const registry = TemplateRegistry.for(
-		options.templates ?? bundle?.meta.templatesDir,
-		options.compiler === undefined ? {} : { compiler: options.compiler },
-	);
-	const chosen = options.templates !== undefined || options.templateVersion !== undefined;
-	const set =
-		bundle === undefined || chosen
-			? registry.get(options.templateVersion ?? bundle?.meta.templateVersion)
-			: setOfBundle(bundle, registry);
-	const stubs =
-		bundle === undefined
-			? undefined
-			: stubsOf(bundle, set, { enabled: options.virtualize !== false });
-	return convertMessages(messages, set, options.diagnostics, stubs);
-}
-
-/** The set `bundle` names in `registry`, refused when it is not the one that rendered it. */
-function setOfBundle(
-	bundle: { meta: { templateVersion: string; templateFingerprint?: string } },
-	registry: TemplateRegistry,
-): TemplateSet {
-	const { templateVersion, templateFingerprint } = bundle.meta;
-	const set = registry.get(templateVersion);
-	if (templateFingerprint !== undefined && set.fingerprint !== templateFingerprint) {
-		throw new ContextError(
-			"unknown_template_version",
-			`the bundle was rendered with a template set ${templateVersion} other than the one in this folder (fingerprint ${templateFingerprint.slice(0, 12)}…, here ${set.fingerprint.slice(0, 12)}…): convert it with the templates folder that rendered it`,
-			{ file: registry.dir },
-		);
-	}
-	return set;
 }
