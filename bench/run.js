@@ -301,6 +301,7 @@ async function main() {
 		runtimeBench({
 			linear10k: files.linear.get(10_000),
 			linear100k: files.linear.get(100_000),
+			million,
 			progress,
 		}),
 	);

@@ -25,7 +25,15 @@ const CLI_ESM = join(ROOT, "dist/cli/bin.js");
 const FLOOR = join(ROOT, "bench/parse-floor.js");
 const TRACE = join(ROOT, "bench/trace-imports.js");
 const SMALL = join(ROOT, "test/fixtures/examples/1-normal.jsonl");
-const TARGET = { render: 1.6, help: 1.3, pi: 1.0, floor: 1.15, floorGoal: 1.1, sidecar: 0.02 };
+const TARGET = {
+	render: 1.6,
+	help: 1.3,
+	pi: 1.0,
+	floor: 1.15,
+	floorGoal: 1.1,
+	sidecar: 0.02,
+	turn: 3,
+};
 const COLD_RUNS = 21;
 const LOG_RUNS = 21;
 
@@ -106,7 +114,7 @@ function versusPi(name, source, progress) {
 }
 
 /** Measures and prints; returns the verdict lines. */
-export async function runtimeBench({ linear10k, linear100k, progress }) {
+export async function runtimeBench({ linear10k, linear100k, million, progress }) {
 	const cold = coldStart(progress);
 	console.log(`\nCold start (whole process, median of ${COLD_RUNS} runs, side by side)`);
 	console.log(
@@ -174,7 +182,15 @@ export async function runtimeBench({ linear10k, linear100k, progress }) {
 	}
 	if (reals.length === 0) console.log("no real pi log: set THEWAY_PI_LOG=FILE to add that row.");
 
-	const sidecar = await measureSidecar(linear100k, progress);
+	const turns = await measureSidecar(
+		[
+			["linear 10k", linear10k],
+			["linear 100k", linear100k],
+			["linear 1M", million],
+		],
+		progress,
+	);
+	const sidecar = turns[1];
 	const perLog = pis.flatMap((r) => [
 		verdict(
 			r.pi === undefined ? undefined : r.cli / r.pi <= TARGET.pi,
@@ -208,5 +224,14 @@ export async function runtimeBench({ linear10k, linear100k, progress }) {
 				? `${fmt((100 * sidecar.append) / sidecar.first, 2)}% (${fmt(sidecar.append, 2)} vs ${fmt(sidecar.first)} ms; ${sidecar.appendBytes} reply bytes)`
 				: "–",
 		),
+		...turns
+			.slice(1)
+			.map((r) =>
+				verdict(
+					r.append / turns[0].append <= TARGET.turn,
+					`sidecar append at ${r.name} <= ${TARGET.turn}x at ${turns[0].name}`,
+					`${fmt(r.append / turns[0].append, 2)}x (${fmt(r.append, 2)} vs ${fmt(turns[0].append, 2)} ms)`,
+				),
+			),
 	];
 }

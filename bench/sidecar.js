@@ -1,7 +1,8 @@
 /**
  * The sidecar's per-turn cost: `serve --stdio` as a child process, a
- * 100k-entry session opened once, then one entry appended before each `load`
- * with the cursor of the reply before. Round trips are timed from the
+ * session opened once, then one entry appended before each `load` with the
+ * cursor of the reply before, at 10k, 100k and 1M entries and on a repaired
+ * tree (an orphan and a duplicate id). Round trips are timed from the
  * request's write to the reply's last byte; beside them, the in-process
  * reload of the same append (`ContextService.loadSync`), to tell the
  * sidecar's own share from the service's.
@@ -15,7 +16,7 @@ import { ContextService } from "../dist/index.js";
 import { fmt, median, table } from "./measure.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const FIRST_LOADS = 3;
+const FIRST_LOADS = 2;
 const APPENDS = 20;
 
 /** A JSON-RPC client over the sidecar's stdio: `call(method, params)` → { reply, ms, bytes }. */
@@ -57,12 +58,23 @@ function entry(parentId, i) {
 	};
 }
 
-/** Times the sidecar on a scratch copy of `source`; prints a table and returns the medians. */
-export async function measureSidecar(source, progress) {
-	progress(`sidecar round trips: ${basename(source)}`);
-	const copy = join(ROOT, "bench/out", `scratch-sidecar-${process.pid}-${basename(source)}`);
+/** An orphan (a parentId naming no entry) and a duplicate id, appended: a log whose tree is repaired. */
+function repairedCopy(source, copy) {
 	copyFileSync(source, copy);
-	const sidecar = startSidecar();
+	const orphan = { ...entry("sidecar-missing-parent", 0), id: "sidecar-orphan" };
+	const duplicate = { ...entry("sidecar-orphan", 1), id: "sidecar-orphan" };
+	appendFileSync(copy, `${JSON.stringify(orphan)}\n${JSON.stringify(duplicate)}\n`);
+}
+
+/**
+ * One session's round trips on a scratch copy of `source` (`repaired`: with
+ * an orphan and a duplicate id added first): the first load, then a load
+ * with the last cursor after each appended entry, each a continuation.
+ */
+async function perTurn(sidecar, source, repaired) {
+	const copy = join(ROOT, "bench/out", `scratch-sidecar-${process.pid}-${basename(source)}`);
+	if (repaired) repairedCopy(source, copy);
+	else copyFileSync(source, copy);
 	try {
 		const firsts = [];
 		let reply;
@@ -75,52 +87,89 @@ export async function measureSidecar(source, progress) {
 		let leaf = reply.result.meta.leafId;
 		let cursor = reply.result.cursor;
 		for (let i = 0; i < APPENDS + 3; i++) {
-			appendFileSync(copy, `${JSON.stringify(entry(leaf, i))}\n`);
+			appendFileSync(copy, `${JSON.stringify(entry(leaf, i + 2))}\n`);
 			const next = await sidecar.call("load", { path: copy, since: cursor });
 			if (next.result.reset || next.result.messages.length !== 1) {
-				throw new Error("an append came back as a reset or not as one message");
+				throw new Error(
+					`an append came back as a reset (${next.result.resetReason}) or not as one message`,
+				);
 			}
 			if (i >= 3) appends.push(next);
 			leaf = next.result.meta.leafId;
 			cursor = next.result.cursor;
 		}
+		await sidecar.call("close", { path: copy });
+		return {
+			first: median(firsts.map((x) => x.ms)),
+			append: median(appends.map((x) => x.ms)),
+			appendBytes: median(appends.map((x) => x.bytes)),
+			messages: reply.result.messages.length,
+			copy,
+		};
+	} finally {
+		rmSync(copy, { force: true });
+	}
+}
+
+/**
+ * Times one sidecar on each log of `lengths` ([label, path], the shortest
+ * first) and on the first of them repaired; prints a table and returns the
+ * rows, with the in-process reload of one append beside the first.
+ */
+export async function measureSidecar(lengths, progress) {
+	const sidecar = startSidecar();
+	try {
+		const rows = [];
+		for (const [name, path] of lengths) {
+			progress(`sidecar round trips: ${name}`);
+			rows.push({ name, ...(await perTurn(sidecar, path, false)) });
+		}
+		const [shortName, shortPath] = lengths[0];
+		progress(`sidecar round trips: ${shortName}, repaired`);
+		rows.push({
+			name: `${shortName}, repaired`,
+			repaired: true,
+			...(await perTurn(sidecar, shortPath, true)),
+		});
 		const service = new ContextService();
-		service.loadSync(copy);
+		const copy = join(ROOT, "bench/out", `scratch-service-${process.pid}-${basename(shortPath)}`);
+		copyFileSync(shortPath, copy);
+		let leaf = service.loadSync(copy).meta.leafId;
 		const inProcess = [];
 		for (let i = 0; i < APPENDS; i++) {
-			appendFileSync(copy, `${JSON.stringify(entry(leaf, APPENDS + 3 + i))}\n`);
+			appendFileSync(copy, `${JSON.stringify(entry(leaf, 1000 + i))}\n`);
 			const start = performance.now();
 			leaf = service.loadSync(copy).meta.leafId;
 			inProcess.push(performance.now() - start);
 		}
-		const r = {
-			first: median(firsts.map((x) => x.ms)),
-			firstBytes: median(firsts.map((x) => x.bytes)),
-			append: median(appends.map((x) => x.ms)),
-			appendBytes: median(appends.map((x) => x.bytes)),
-			service: median(inProcess),
-			messages: reply.result.messages.length,
-		};
-		console.log(
-			`\nSidecar (serve --stdio) on linear 100k (${r.messages} messages), round trips, medians`,
-		);
+		rmSync(copy, { force: true });
+		const base = rows[0].append;
+		console.log(`\nSidecar (serve --stdio), round trips, medians of ${APPENDS} appends each`);
 		console.log(
 			table(
-				["request", "ms", "reply bytes"],
 				[
-					[`first load (of ${FIRST_LOADS})`, fmt(r.first), String(r.firstBytes)],
-					[
-						`load since cursor, one entry appended (of ${APPENDS})`,
-						fmt(r.append, 2),
-						String(r.appendBytes),
-					],
-					["  of which the service's reload (in process)", fmt(r.service, 2), ""],
+					"log",
+					"messages",
+					"first load ms",
+					"load since cursor, one entry appended, ms",
+					"vs the first row",
+					"reply bytes",
 				],
+				rows.map((r) => [
+					r.name,
+					String(r.messages),
+					fmt(r.first),
+					fmt(r.append, 2),
+					`${fmt(r.append / base, 2)}x`,
+					String(r.appendBytes),
+				]),
 			),
 		);
-		return r;
+		console.log(
+			`  of which the service's reload, in process (${shortName}): ${fmt(median(inProcess), 2)} ms`,
+		);
+		return rows;
 	} finally {
 		await sidecar.stop().catch(() => {});
-		rmSync(copy, { force: true });
 	}
 }

@@ -1,5 +1,6 @@
 /** `theway-context serve --stdio`: the sidecar for a daemon (`src/serve/`). */
 
+import { realpathSync, statSync } from "node:fs";
 import { DEFAULT_MAX_REQUEST_BYTES, serveStreams } from "../serve/stdio.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { defineCommand, HELP_OPTION, templatesOption } from "./io.js";
@@ -21,6 +22,8 @@ Options:
   --max-sessions N          sessions kept open, least recently used out first (default ${DEFAULT_MAX_SESSIONS})
   --max-request-bytes N     the longest request line (default ${DEFAULT_MAX_REQUEST_BYTES})
   --templates DIR           the templates folder (default: the bundled templates/)
+  --root DIR                serve only session logs inside DIR (repeatable; symlinks and ..
+                            resolved; a path outside is refused, -32003); default: any path
   --quiet                   do not print warnings
   -h, --help                this help
 `;
@@ -30,6 +33,7 @@ const OPTIONS = {
 	"max-sessions": { type: "string" },
 	"max-request-bytes": { type: "string" },
 	templates: { type: "string" },
+	root: { type: "string", multiple: true },
 	quiet: { type: "boolean" },
 	...HELP_OPTION,
 } as const;
@@ -52,7 +56,9 @@ export const serveCommand = defineCommand(
 		const registry = TemplateRegistry.for(templates.templates);
 		await registry.ready();
 		for (const version of registry.versions()) registry.get(version);
+		const roots = values.root?.map((root) => rootOf(root));
 		await serveStreams(process.stdin, process.stdout, {
+			...(roots === undefined ? {} : { roots }),
 			maxSessions,
 			maxRequestBytes,
 			...templates,
@@ -61,6 +67,16 @@ export const serveCommand = defineCommand(
 		return 0;
 	},
 );
+
+/** A `--root` folder as its real path; one that is no folder is a usage error. */
+function rootOf(dir: string): string {
+	try {
+		if (statSync(dir).isDirectory()) return realpathSync(dir);
+	} catch {
+		// said below
+	}
+	throw usageError(`--root ${dir}: no such folder`, SERVE_USAGE);
+}
 
 function count(value: string | undefined, name: string, fallback: number): number {
 	if (value === undefined) return fallback;

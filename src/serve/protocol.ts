@@ -22,6 +22,8 @@ export const RpcCode = {
 	LoadFailed: -32001,
 	/** `reload` found templates that do not build (the sets loaded before stay in use): `data` as for -32001. */
 	ReloadFailed: -32002,
+	/** The path is outside every `--root` the sidecar serves (symlinks and `..` resolved first). */
+	PathRefused: -32003,
 } as const;
 
 /** The protocol's version: raised when a method or param changes meaning (additions keep it). */

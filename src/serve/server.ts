@@ -10,8 +10,8 @@
  * versions and new sets reach the next load without a restart.
  */
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
 import { ioError } from "../log/read.js";
 import type { VirtualizedResult } from "../render/stubs.js";
@@ -49,6 +49,12 @@ export interface SidecarOptions {
 	templates?: string;
 	/** Where warnings and internal errors are written (stderr). */
 	log: (text: string) => void;
+	/**
+	 * The folders whose session logs may be loaded (real paths: symlinks
+	 * resolved); a path whose real path is outside all of them is refused
+	 * (-32003). Default: any path.
+	 */
+	roots?: readonly string[];
 }
 
 export class Sidecar {
@@ -160,6 +166,7 @@ export class Sidecar {
 			throw new ParamsError(`param "path" is longer than any path (${MAX_PATH} characters)`);
 		}
 		const file = resolve(params.path);
+		if (this.options.roots !== undefined) checkRoots(file, this.options.roots);
 		const stamp = stampOf(file);
 		const format = params.format ?? "llm";
 		const service = this.serviceFor(params.strict === true);
@@ -263,6 +270,9 @@ export class Sidecar {
 		if (error instanceof ReloadFailed) {
 			return errorReply(id, RpcCode.ReloadFailed, error.cause.message, located(error.cause));
 		}
+		if (error instanceof PathRefused) {
+			return errorReply(id, RpcCode.PathRefused, error.message, { file: error.file });
+		}
 		if (error instanceof MethodNotFound) {
 			return errorReply(id, RpcCode.MethodNotFound, `Method not found: ${error.method}`);
 		}
@@ -280,6 +290,35 @@ type Id = Reply["id"];
 
 /** The longest path a system takes (Linux's PATH_MAX); a longer one is not echoed back. */
 const MAX_PATH = 4096;
+
+/** A path outside the roots the sidecar serves: -32003. */
+class PathRefused extends Error {
+	constructor(readonly file: string) {
+		super(`Path refused: ${file} is outside the folders this sidecar serves (--root)`);
+	}
+}
+
+/**
+ * Refuses `file` unless its real path (symlinks and `..` resolved; for a
+ * file that does not exist yet, its folder's) lies inside one of `roots`.
+ */
+function checkRoots(file: string, roots: readonly string[]): void {
+	let real: string;
+	try {
+		real = realpathSync(file);
+	} catch {
+		try {
+			real = join(realpathSync(dirname(file)), basename(file));
+		} catch {
+			throw new PathRefused(file); // a folder that does not exist is in no root
+		}
+	}
+	const inside = roots.some((root) => {
+		const rel = relative(root, real);
+		return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+	});
+	if (!inside) throw new PathRefused(file);
+}
 
 class MethodNotFound extends Error {
 	constructor(readonly method: string) {
