@@ -8,7 +8,7 @@
  * sidecar's own share from the service's.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, copyFileSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -58,12 +58,17 @@ function entry(parentId, i) {
 	};
 }
 
-/** An orphan (a parentId naming no entry) and a duplicate id, appended: a log whose tree is repaired. */
+/**
+ * A log whose tree is repaired, its branch as long as the source's: an
+ * orphan (a parentId naming no entry), then the last entry again under its
+ * own id (a duplicate: the later wins, and stays the leaf).
+ */
 function repairedCopy(source, copy) {
 	copyFileSync(source, copy);
+	const lines = readFileSync(source, "utf8").trimEnd().split("\n");
+	const last = JSON.parse(lines.at(-1));
 	const orphan = { ...entry("sidecar-missing-parent", 0), id: "sidecar-orphan" };
-	const duplicate = { ...entry("sidecar-orphan", 1), id: "sidecar-orphan" };
-	appendFileSync(copy, `${JSON.stringify(orphan)}\n${JSON.stringify(duplicate)}\n`);
+	appendFileSync(copy, `${JSON.stringify(orphan)}\n${JSON.stringify(last)}\n`);
 }
 
 /**
