@@ -35,6 +35,7 @@ export const LIBRARY_ERROR_CODES = [
 	"bad_front_matter",
 	"bad_template",
 	"bad_categories",
+	"bad_tools",
 	"section_order",
 	"unknown_template_version",
 	"template_type",
