@@ -9,6 +9,7 @@
  * (and keeps the sets in use if the new ones do not build), so edits, bumped
  * versions and new sets reach the next load without a restart.
  */
+import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
@@ -26,6 +27,7 @@ import {
 	type ResetReason,
 	resetReason,
 } from "./cursors.js";
+import { type DeepMessage, findDeepMessage } from "./deep.js";
 import type { TooLong } from "./lines.js";
 import {
 	errorReply,
@@ -102,7 +104,7 @@ export class Sidecar {
 	/** The reply line to one request line (a batch gets one line too); undefined if none is due. */
 	async handle(line: Buffer | TooLong): Promise<string | undefined> {
 		if ("tooLong" in line) {
-			return serialize(
+			return JSON.stringify(
 				errorReply(
 					null,
 					RpcCode.InvalidRequest,
@@ -110,16 +112,52 @@ export class Sidecar {
 				),
 			);
 		}
+		// A line that is not UTF-8 is not JSON (RFC 8259): decoding it would turn its bytes into U+FFFD.
+		if (!isUtf8(line)) {
+			return JSON.stringify(errorReply(null, RpcCode.ParseError, "the line is not valid UTF-8"));
+		}
 		const text = line.toString("utf8").trim();
 		if (text === "") return undefined;
 		const { batch, items } = parseLine(text);
-		const replies: Reply[] = [];
+		const replies: string[] = [];
 		for (const item of items) {
 			const reply = "reply" in item ? item.reply : await this.dispatch(item);
-			if (reply !== undefined) replies.push(reply);
+			if (reply !== undefined) replies.push(await this.serialize(reply, item));
 		}
 		if (replies.length === 0) return undefined;
-		return batch ? serializeBatch(replies) : serialize(replies[0] as Reply);
+		return batch ? `[${replies.join(",")}]` : replies[0];
+	}
+
+	/**
+	 * The reply's JSON text. A message nested too deeply for `JSON.stringify`
+	 * fails the load instead (-32001), naming its file, line and entry.
+	 */
+	private async serialize(reply: Reply, item: Parsed): Promise<string> {
+		try {
+			return JSON.stringify(reply);
+		} catch (error) {
+			if (!(error instanceof RangeError)) throw error;
+		}
+		let file: string | undefined;
+		let deep: DeepMessage | undefined;
+		if ("request" in item && item.request.method === "load") {
+			const params = paramsOf<LoadParams>("load", item.request.params);
+			file = resolve(params.path);
+			try {
+				const service = this.serviceFor(params.strict === true);
+				const bundle = await service.load(file, loadOptions(params));
+				deep = await findDeepMessage(bundle, params.format ?? "llm", service.converter(bundle));
+			} catch {
+				// The log changed or went since: the error names the file alone.
+			}
+		}
+		const which =
+			deep === undefined ? "a message" : `message ${deep.index} (entry ${deep.entryId})`;
+		const error = new ContextError("render", `${which} is nested too deeply to send as JSON`, {
+			...(file === undefined ? {} : { file }),
+			...(deep?.line === undefined ? {} : { line: deep.line }),
+		});
+		return JSON.stringify(errorReply(reply.id, RpcCode.LoadFailed, error.message, located(error)));
 	}
 
 	private async dispatch({
@@ -381,24 +419,6 @@ function stampOf(file: string): FileStamp {
 
 function diagnosticKey(d: Diagnostic): string {
 	return `${d.code}\0${d.file ?? ""}\0${d.line ?? ""}\0${d.message}`;
-}
-
-function serialize(reply: Reply): string {
-	try {
-		return JSON.stringify(reply);
-	} catch (error) {
-		if (!(error instanceof RangeError)) throw error;
-		return JSON.stringify(
-			errorReply(reply.id, RpcCode.LoadFailed, "a message is nested too deeply to send as JSON", {
-				code: "render",
-				message: "a message is nested too deeply to send as JSON",
-			}),
-		);
-	}
-}
-
-function serializeBatch(replies: Reply[]): string {
-	return `[${replies.map(serialize).join(",")}]`;
 }
 
 /** The bundle's messages from index `start` on, in `format`, reading none before it. */

@@ -178,6 +178,53 @@ describe("error codes", () => {
 		expect(reply.error?.message).toContain(path);
 	});
 
+	it("-32700 for a line that is not UTF-8, not its bytes read as U+FFFD", async () => {
+		const { sidecar } = inProcess();
+		const request = '{"jsonrpc":"2.0","id":1,"method":"load","params":{"path":"a\xff.jsonl"}}';
+		const bytes = Buffer.from(request, "latin1");
+		const reply = JSON.parse((await sidecar.handle(bytes)) as string);
+		expect(reply).toEqual({
+			jsonrpc: "2.0",
+			id: null,
+			error: { code: -32700, message: "the line is not valid UTF-8" },
+		});
+		// A truncated sequence and an overlong encoding are not UTF-8 either; U+FFFD written as such is.
+		for (const bad of [
+			[0xe2, 0x82],
+			[0xc0, 0xaf],
+		]) {
+			const line = Buffer.concat([Buffer.from('"'), Buffer.from(bad), Buffer.from('"')]);
+			expect(JSON.parse((await sidecar.handle(line)) as string).error.code).toBe(-32700);
+		}
+		const replacement = await sidecar.handle(Buffer.from('"\ufffd"'));
+		expect(JSON.parse(replacement as string).error.code).toBe(-32600);
+	});
+
+	it("-32001 for a message nested too deeply to send, naming its file, line and entry", async () => {
+		const { client } = inProcess();
+		const depth = 100_000;
+		const nested = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+		const reading = assistant("a1", "u1", "reading") as { message?: object };
+		const call = { type: "toolCall", id: "c1", name: "read", arguments: { path: "x" } };
+		const lines = [
+			JSON.stringify(HEADER),
+			JSON.stringify(user("u1", null, "hi")),
+			JSON.stringify({ ...reading, message: { ...reading.message, content: [call] } }),
+			`{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-01-01T00:10:00.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"ok"}],"isError":false,"timestamp":3,"details":${nested}}}`,
+		];
+		const path = writeLog(`${lines.join("\n")}\n`);
+		for (const format of ["agent", "llm"]) {
+			const reply = await client.call("load", { path, format });
+			expect(reply.error?.code, format).toBe(-32001);
+			expect(reply.error?.data).toMatchObject({ code: "render", file: path, line: 4 });
+			expect(reply.error?.message).toBe(
+				`${path}:4: message 2 (entry r1) is nested too deeply to send as JSON`,
+			);
+		}
+		// The server goes on.
+		expect((await client.call("load", { path: good() })).result?.messages).toHaveLength(2);
+	});
+
 	it("-32603 for a bug, and the server goes on", async () => {
 		const { client, logs } = inProcess();
 		const spy = vi
