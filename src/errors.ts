@@ -46,6 +46,7 @@ export const LIBRARY_ERROR_CODES = [
 	"too_large",
 	"unknown_format",
 	"bad_options",
+	"bad_tools",
 	"internal",
 ] as const;
 
@@ -82,6 +83,10 @@ export const TOOL_CODES = [
 	"lock_stale",
 	"no_fixtures",
 	"bad_prices",
+	"bad_assertions",
+	"bad_eval",
+	"missing_key",
+	"max_cost",
 ] as const;
 
 /** A code the library's callers can get, as an error or a warning. */

@@ -26,11 +26,14 @@ Prints the context bundle of a session log (- reads it from standard input):
 the system prompt and the messages.
 
 Options:
-  --format text|json|llm   text (default): for people; long tool results cut
+  --format text|json|llm|anthropic|openai
+                           text (default): for people; long tool results cut
                            to their first lines (--full shows all)
                            json: {"systemPrompt", "messages", "meta"}
                            llm: {"systemPrompt", "messages"} as pi's convertToLlm
                            gives them to a provider
+                           anthropic, openai: the request body eval sends for
+                           this leaf (Messages API, Chat Completions)
   --leaf ID                end the branch at entry ID instead of the latest entry
   --tools a,b,c            the tool inventory (default: the session's tools metadata)
   --memory TEXT            the memory text (default: the session's memory metadata)
@@ -46,6 +49,17 @@ Options:
                            one over the set's threshold reaches the model as a
                            stub naming its entry; json lists them in
                            meta.virtualized)
+  --model ID               anthropic, openai: the model id (default: the
+                           session's model at the leaf)
+  --max-tokens N           anthropic, openai: the output cap (default 4096)
+  --temperature T          anthropic, openai: the sampling temperature (default:
+                           the provider's)
+  --tools-file FILE        anthropic, openai: the tool definitions (JSON or YAML,
+                           as eval's --tools FILE; default: the session's tools
+                           with an open object schema)
+  --base-url URL           openai: the endpoint the request goes to (an
+                           OpenAI-compatible server is given max_tokens, OpenAI's
+                           own API max_completion_tokens; default: OPENAI_BASE_URL)
 ${PRETTY_HELP}
   --quiet                  do not print warnings
   -h, --help               this help
@@ -58,6 +72,11 @@ const OPTIONS = {
 	cwd: { type: "string" },
 	full: { type: "boolean" },
 	"no-virtualize": { type: "boolean" },
+	model: { type: "string" },
+	"max-tokens": { type: "string" },
+	temperature: { type: "string" },
+	"tools-file": { type: "string" },
+	"base-url": { type: "string" },
 	...PRETTY_OPTION,
 	...SESSION_OPTIONS,
 } as const;
@@ -67,7 +86,21 @@ export const renderCommand = defineCommand(
 	RENDER_USAGE,
 	async ({ values, positionals }, io) => {
 		const session = oneSession(positionals, RENDER_USAGE);
-		const format = choiceOption(values.format, "format", ["text", "json", "llm"], RENDER_USAGE);
+		const format = choiceOption(
+			values.format,
+			"format",
+			["text", "json", "llm", "anthropic", "openai"],
+			RENDER_USAGE,
+		);
+		const request = format === "anthropic" || format === "openai";
+		for (const flag of ["model", "max-tokens", "temperature", "tools-file", "base-url"] as const) {
+			if (values[flag] !== undefined && !request) {
+				throw usageError(
+					`--${flag} shapes a request body: give --format anthropic or openai`,
+					RENDER_USAGE,
+				);
+			}
+		}
 		if (values.full === true && format !== "text") {
 			throw usageError(
 				`--full shapes the text output; --format ${format} always holds everything`,
@@ -88,6 +121,10 @@ export const renderCommand = defineCommand(
 			...(values.memory === undefined ? {} : { memory: values.memory }),
 			...(values.cwd === undefined ? {} : { cwd: values.cwd }),
 		};
+		if (request) {
+			const { renderRequest } = await import("./render-request.js");
+			return await renderRequest(service, session, options, format, values, io);
+		}
 		const { bundle } =
 			session === STDIN
 				? await service.compose(session, options)

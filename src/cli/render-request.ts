@@ -1,0 +1,59 @@
+/**
+ * `render --format anthropic|openai`: the request body `eval` would send for
+ * the leaf, printed as JSON, no key needed and nothing sent.
+ */
+import { resolve } from "node:path";
+import { leafRequest } from "../eval/contexts.js";
+import type { Provider } from "../eval/request.js";
+import { STDIN } from "../log/read.js";
+import type { ContextBundle, ContextService, LoadOptions } from "../service.js";
+import { type Io, printJson, printWarnings } from "./io.js";
+import { RENDER_USAGE } from "./render.js";
+import { baseUrlOption, manifestOption, samplingOptions } from "./request-options.js";
+import { usageError } from "./usage.js";
+
+/** Prints the request body of `session`'s bundle for `provider`; exit code 0. */
+export async function renderRequest(
+	service: ContextService,
+	session: string,
+	options: LoadOptions,
+	provider: Provider,
+	values: {
+		model?: string;
+		"max-tokens"?: string;
+		temperature?: string;
+		"tools-file"?: string;
+		"base-url"?: string;
+		pretty?: boolean;
+		quiet?: boolean;
+	},
+	io: Io,
+): Promise<number> {
+	const file = session === STDIN ? session : resolve(io.cwd, session);
+	const manifest = manifestOption(values["tools-file"], io);
+	const sampling = samplingOptions(values, RENDER_USAGE);
+	const baseUrl =
+		provider === "openai"
+			? baseUrlOption(values["base-url"], provider, process.env, RENDER_USAGE)
+			: undefined;
+	if (provider === "anthropic" && values["base-url"] !== undefined) {
+		throw usageError("--base-url changes only an openai request's body", RENDER_USAGE);
+	}
+	// The model named, else the session's at the leaf.
+	const named = values.model?.replace(new RegExp(`^${provider}:`), "");
+	const settings = (bundle: ContextBundle) => {
+		const model = named ?? bundle.meta.model?.modelId;
+		if (model === undefined) {
+			throw usageError("the session names no model: give one with --model", RENDER_USAGE);
+		}
+		return {
+			model: { provider, model },
+			...sampling,
+			...(baseUrl === undefined ? {} : { baseUrl }),
+		};
+	};
+	const leaf = await leafRequest(service, file, options, settings, manifest);
+	printWarnings(io, leaf.bundle.meta.diagnostics, values.quiet);
+	printJson(io, leaf.body, { file: leaf.bundle.meta.file, pretty: values.pretty === true });
+	return 0;
+}

@@ -1,0 +1,201 @@
+/**
+ * The requests of an eval: for each chosen call of a session, the context
+ * the compiler gives at that point under each set (the bundle whose leaf is
+ * the call's parent, loaded as `render --leaf` loads it), mapped to the
+ * provider's request body; and what the session recorded there. The calls
+ * are replay's (its walk over the active branch), so indices and entry ids
+ * agree with replay's report.
+ */
+import { ContextError, type Diagnostic } from "../errors.js";
+import { SessionWalk } from "../replay/walk.js";
+import { type ContextBundle, ContextService, type LoadOptions } from "../service.js";
+import { TemplateRegistry } from "../templates/registry.js";
+import type { ToolDefinition } from "../templates/tools-manifest.js";
+import type { Tokenizer } from "../text/tokenizer.js";
+import { blocksOf, textOf } from "./blocks.js";
+import { type CallSelection, pickCalls } from "./calls.js";
+import { countRequest } from "./cost.js";
+import {
+	type RequestBody,
+	type RequestSettings,
+	requestBody,
+	sessionTools,
+	withCalledTools,
+} from "./request.js";
+
+/** A set to ask with: a templates folder, and a version or (undefined) the session's pin. */
+export interface EvalSide {
+	templates: string;
+	version?: string;
+	/** How the set is named in the report (default: its version). */
+	label?: string;
+}
+
+/** A tool call, as an answer or the log has it. */
+export interface ToolCall {
+	name: string;
+	arguments: unknown;
+}
+
+/** What the session's assistant did at a call. */
+export interface Recorded {
+	text: string;
+	toolCalls: ToolCall[];
+}
+
+/** One call's request under one set. */
+export interface SideRequest {
+	set: string;
+	body: RequestBody;
+	/** The request's tokens, counted as replay counts a context. */
+	inputTokens: number;
+}
+
+/** A chosen call: where it is, what was recorded, and its request per set (the first set, then `--vs`). */
+export interface PreparedCall {
+	file: string;
+	index: number;
+	entryId: string;
+	recorded: Recorded;
+	requests: SideRequest[];
+}
+
+/** The request settings without the tools, which come from a manifest or the session. */
+export type BaseSettings = Omit<RequestSettings, "tools">;
+
+/** A request for one leaf of a session under one service's set. */
+export interface LeafRequest {
+	body: RequestBody;
+	bundle: ContextBundle;
+	/** Whether the tools came from the session (no manifest given). */
+	sessionTools: boolean;
+	inputTokens?: number;
+}
+
+/**
+ * The request body for the bundle `options` load from `file`: what `render
+ * --format anthropic|openai` prints and `eval` sends. The settings may
+ * depend on the bundle (the model the session used, say).
+ */
+export async function leafRequest(
+	service: ContextService,
+	file: string,
+	options: LoadOptions,
+	settings: BaseSettings | ((bundle: ContextBundle) => BaseSettings),
+	manifest: readonly ToolDefinition[] | undefined,
+	tokenizer?: Tokenizer,
+): Promise<LeafRequest> {
+	const { bundle, view } = await service.compose(file, options);
+	const base = typeof settings === "function" ? settings(bundle) : settings;
+	const messages = service.convertToLlm(bundle);
+	const inventory = view.toolGroups.flatMap((g) => g.tools);
+	const tools =
+		manifest === undefined
+			? sessionTools(inventory, messages)
+			: withCalledTools(manifest, messages);
+	const context = { systemPrompt: bundle.systemPrompt, messages };
+	return {
+		body: requestBody(context, { ...base, tools }),
+		bundle,
+		sessionTools: manifest === undefined,
+		...(tokenizer === undefined ? {} : { inputTokens: countRequest(tokenizer, context) }),
+	};
+}
+
+/** Prepares the requests of sessions, one service per templates folder. */
+export class ContextBuilder {
+	private readonly services = new Map<string, ContextService>();
+	/** Whether any request's tools came from a session (said once on stderr). */
+	usedSessionTools = false;
+
+	constructor(
+		private readonly sides: readonly EvalSide[],
+		private readonly settings: BaseSettings,
+		private readonly manifest: readonly ToolDefinition[] | undefined,
+		private readonly tokenizer: Tokenizer,
+		private readonly options: { strict?: boolean } = {},
+	) {}
+
+	/** The chosen calls of `file`, with their requests; the read's warnings into `diagnostics`. */
+	async prepare(
+		file: string,
+		selection: CallSelection,
+		seed: number,
+		name: string,
+		diagnostics: Diagnostic[],
+	): Promise<PreparedCall[]> {
+		const first = this.sides[0] as EvalSide;
+		const walk = new SessionWalk(file, this.options);
+		const set = this.service(first).templateSet(first.version ?? walk.pin?.version);
+		const all = [...walk.walk(set)].map((c) => ({
+			index: c.index,
+			entryId: c.entryId,
+			parentId: c.parentId,
+			answer: c.answer,
+		}));
+		const chosen = pickCalls(selection, all.length, name, seed);
+		const out: PreparedCall[] = [];
+		for (const i of chosen) {
+			const call = all[i];
+			if (call === undefined) continue;
+			const requests: SideRequest[] = [];
+			for (const side of this.sides) {
+				const options: LoadOptions = {
+					leaf: call.parentId,
+					...(side.version === undefined ? {} : { templateVersion: side.version }),
+				};
+				const leaf = await leafRequest(
+					this.service(side),
+					file,
+					options,
+					this.settings,
+					this.manifest,
+					this.tokenizer,
+				);
+				if (leaf.sessionTools) this.usedSessionTools = true;
+				requests.push({
+					set: side.label ?? leaf.bundle.meta.templateVersion,
+					body: leaf.body,
+					inputTokens: leaf.inputTokens ?? 0,
+				});
+			}
+			out.push({
+				file,
+				index: call.index,
+				entryId: call.entryId,
+				recorded: recordedOf(call.answer),
+				requests,
+			});
+		}
+		diagnostics.push(...walk.diagnostics());
+		for (const service of this.services.values()) service.close(file);
+		return out;
+	}
+
+	private service(side: EvalSide): ContextService {
+		let service = this.services.get(side.templates);
+		if (service === undefined) {
+			const registry = new TemplateRegistry(side.templates);
+			service = new ContextService({ registry, strict: this.options.strict === true });
+			this.services.set(side.templates, service);
+		}
+		return service;
+	}
+}
+
+/** The text and tool calls of a recorded assistant message. */
+export function recordedOf(message: Record<string, unknown>): Recorded {
+	const blocks = blocksOf(message.content);
+	return {
+		text: textOf(blocks),
+		toolCalls: blocks.flatMap((b) =>
+			b.type === "toolCall" ? [{ name: b.name, arguments: b.arguments }] : [],
+		),
+	};
+}
+
+/** A session that cannot be prepared: its error, located, as the report lists it. */
+export function preparationError(error: unknown): string {
+	if (error instanceof ContextError) return error.message;
+	throw error;
+}
