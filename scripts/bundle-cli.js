@@ -36,6 +36,7 @@ const COMMANDS = [
 	"preview",
 	"diff",
 	"replay",
+	"eval",
 	"lsp",
 	"import",
 	"new-set",

@@ -16,6 +16,7 @@ Usage:
   theway-context inspect <session.jsonl> [options]       measure each section and message in tokens
   theway-context diff <session|DIR>... --from A --to B   what a template change does to sessions
   theway-context replay <session|DIR>... [--vs V|DIR]    what every model call costs, cached and new
+  theway-context eval <session|DIR>... --model P:ID      ask a model again at real calls, under a changed set
   theway-context preview [session.jsonl|DIR]             a live page of the prompt, for editing templates
   theway-context import <file|DIR>... [--out FILE|DIR]   Claude Code and Codex sessions as session logs
   theway-context build [--update] [--watch]              check the templates, fixtures and snapshots
@@ -42,6 +43,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 	inspect: async () => (await import("./inspect.js")).inspectCommand,
 	diff: async () => (await import("./diff.js")).diffCommand,
 	replay: async () => (await import("./replay.js")).replayCommand,
+	eval: async () => (await import("./eval.js")).evalCommand,
 	preview: async () => (await import("./preview.js")).previewCommand,
 	lsp: async () => (await import("./lsp.js")).lspCommand,
 	import: async () => (await import("./import.js")).importCommand,

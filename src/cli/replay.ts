@@ -164,8 +164,8 @@ export const replayCommand = defineCommand(
 	},
 );
 
-/** `--vs`: a templates folder when the argument names one, else a set of `templates`. */
-function vsSide(arg: string, templates: string, cwd: string): ReplaySide {
+/** `--vs`: a templates folder when the argument names one, else a set of `templates` (eval takes it too). */
+export function vsSide(arg: string, templates: string, cwd: string): ReplaySide {
 	const path = resolve(cwd, arg);
 	if ((arg.includes("/") || arg.startsWith(".")) && !isDirectory(path)) {
 		throw new ContextError("io", "templates folder not found", { file: path });

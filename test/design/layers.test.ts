@@ -30,9 +30,11 @@ const LAYERS: Record<string, number> = {
 	preview: 11,
 	replay: 11,
 	lsp: 11,
-	cli: 12,
-	"library.ts": 13,
-	"index.ts": 14,
+	// Built on replay (its walk over the calls, its prices): above the tools, below the command line.
+	eval: 12,
+	cli: 13,
+	"library.ts": 14,
+	"index.ts": 15,
 };
 
 function sources(dir: string): string[] {

@@ -1,0 +1,201 @@
+/**
+ * An eval from start to end: the chosen calls' requests prepared for every
+ * session (a session that cannot be read is listed, the others go on), the
+ * cost estimate said before anything is sent and held to `maxCost`, the key
+ * asked for only when some request is not in the cache, the loop, and the
+ * report. `dryRun` stops after the estimate with the request bodies.
+ */
+import { basename } from "node:path";
+import { ContextError, type Diagnostic } from "../errors.js";
+import type { PriceTable } from "../replay/prices.js";
+import type { ToolDefinition } from "../templates/tools-manifest.js";
+import type { Tokenizer } from "../text/tokenizer.js";
+import type { AssertTests } from "./assertions.js";
+import { cacheKey, ResponseCache } from "./cache.js";
+import type { CallSelection } from "./calls.js";
+import { createSender } from "./client.js";
+import { ContextBuilder, type EvalSide, type PreparedCall } from "./contexts.js";
+import { modelPrice, requestBound, usageCost } from "./cost.js";
+import { buildReport, type EvalReport, jobOrder } from "./report.js";
+import type { ModelChoice, RequestBody } from "./request.js";
+import { type Job, runJobs } from "./run.js";
+
+/** The key variable of each provider. */
+export const KEY_VARIABLES = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" } as const;
+
+/** Everything an eval is given. */
+export interface EvalOptions {
+	files: readonly string[];
+	model: ModelChoice;
+	/** The set to ask with, then (`--vs`) the one to compare it to. */
+	sides: readonly EvalSide[];
+	selection: CallSelection;
+	seed: number;
+	samples: number;
+	maxTokens: number;
+	temperature?: number;
+	manifest?: readonly ToolDefinition[];
+	tests: AssertTests;
+	prices: PriceTable;
+	maxCost?: number;
+	concurrency: number;
+	/** The cache folder; undefined: no cache. */
+	cacheDir?: string;
+	dryRun: boolean;
+	baseUrl?: string;
+	/** The provider's key (from the environment); needed only when a request is sent. */
+	apiKey?: string;
+	timeoutMs?: number;
+	maxRetries?: number;
+	strict?: boolean;
+	tokenizer: Tokenizer;
+	signal: AbortSignal;
+	/** A line for stderr (the estimate, the tools' origin). */
+	say: (line: string) => void;
+	/** After each request. */
+	progress?: (state: { done: number; total: number; errors: number; dollars: number }) => void;
+}
+
+/** A request as `--dry-run` prints it. */
+export interface DryRequest {
+	file: string;
+	index: number;
+	entryId: string;
+	set: string;
+	body: RequestBody;
+}
+
+/** What an eval gives: the report, or with `dryRun` the requests. */
+export type EvalOutcome =
+	| { dryRun: true; requests: DryRequest[]; diagnostics: Diagnostic[] }
+	| { dryRun: false; report: EvalReport; diagnostics: Diagnostic[] };
+
+/** Runs an eval. */
+export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
+	const settings = {
+		model: o.model,
+		maxTokens: o.maxTokens,
+		...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+		...(o.baseUrl === undefined ? {} : { baseUrl: o.baseUrl }),
+	};
+	const builder = new ContextBuilder(o.sides, settings, o.manifest, o.tokenizer, {
+		...(o.strict === undefined ? {} : { strict: o.strict }),
+	});
+	const calls: PreparedCall[] = [];
+	const failed: { file: string; error: string }[] = [];
+	const diagnostics: Diagnostic[] = [];
+	for (const file of o.files) {
+		try {
+			calls.push(
+				...(await builder.prepare(file, o.selection, o.seed, basename(file), diagnostics)),
+			);
+		} catch (error) {
+			if (!(error instanceof ContextError)) throw error;
+			failed.push({ file, error: error.message });
+		}
+	}
+	if (builder.usedSessionTools) {
+		o.say("no --tools FILE: each request declares the session's tools, with an open object schema");
+	}
+	const jobs = jobOrder(calls, o.dryRun ? 1 : o.samples, (call, side, sample) => {
+		const request = call.requests[side] as PreparedCall["requests"][number];
+		return {
+			call,
+			request,
+			job: { key: cacheKey(o.model, o.baseUrl, request.body, sample), body: request.body } as Job,
+		};
+	});
+	const cache = o.cacheDir === undefined ? undefined : new ResponseCache(o.cacheDir);
+	const cached = o.dryRun ? 0 : jobs.filter((j) => cache?.get(j.job.key) !== undefined).length;
+	const estimate = estimateOf(o, jobs, cache);
+	o.say(
+		`${jobs.length} request${jobs.length === 1 ? "" : "s"}${o.dryRun ? "" : ` (${cached} in the cache)`}, ${estimate.tokens.toLocaleString("en-US")} input tokens to send; estimate: ${estimate.dollars === null ? `unknown (no price for ${o.model.model})` : `at most $${estimate.dollars.toFixed(4)}`}`,
+	);
+	if (o.dryRun) {
+		const requests = jobs.map(({ call, request }) => ({
+			file: call.file,
+			index: call.index,
+			entryId: call.entryId,
+			set: request.set,
+			body: request.body,
+		}));
+		return { dryRun: true, requests, diagnostics };
+	}
+	const toSend = jobs.length - cached;
+	if (o.maxCost !== undefined && toSend > 0) {
+		if (estimate.dollars === null) {
+			throw new ContextError(
+				"max_cost",
+				`no price for model ${o.model.model} in ${o.prices.file}: the run cannot be held to --max-cost; nothing sent`,
+			);
+		}
+		if (estimate.dollars > o.maxCost) {
+			throw new ContextError(
+				"max_cost",
+				`the estimate, at most $${estimate.dollars.toFixed(4)}, is over --max-cost $${o.maxCost}; nothing sent (fewer calls, a lower --max-tokens, or a higher cap)`,
+			);
+		}
+	}
+	if (toSend > 0 && (o.apiKey === undefined || o.apiKey === "")) {
+		throw new ContextError(
+			"missing_key",
+			`${KEY_VARIABLES[o.model.provider]} is not set: the ${o.model.provider} key is read from the environment only`,
+		);
+	}
+	const price = modelPrice(o.prices, o.model);
+	let errors = 0;
+	let dollars = 0;
+	const results = await runJobs(
+		jobs.map((j) => j.job),
+		{
+			send: () =>
+				createSender({
+					provider: o.model.provider,
+					apiKey: o.apiKey ?? "",
+					...(o.baseUrl === undefined ? {} : { baseUrl: o.baseUrl }),
+					...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+					...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
+				}),
+			cache,
+			concurrency: o.concurrency,
+			signal: o.signal,
+			progress: (done, result) => {
+				if (result.error !== undefined) errors++;
+				if (result.answer !== undefined && !result.fromCache && price !== undefined) {
+					dollars += usageCost(price, result.answer.usage);
+				}
+				o.progress?.({ done, total: jobs.length, errors, dollars });
+			},
+		},
+	);
+	const report = buildReport({
+		model: `${o.model.provider}:${o.model.model}`,
+		sets: o.sides.map((s) => ({ label: s.label ?? s.version ?? null })),
+		seed: o.seed,
+		samples: o.samples,
+		calls,
+		results,
+		tests: o.tests,
+		price,
+		failed,
+		stopped: o.signal.aborted,
+	});
+	return { dryRun: false, report, diagnostics };
+}
+
+/** The estimate: the input tokens of the requests not in the cache, and the most they can cost. */
+function estimateOf(
+	o: EvalOptions,
+	jobs: readonly { request: { inputTokens: number }; job: Job }[],
+	cache: ResponseCache | undefined,
+): { tokens: number; dollars: number | null } {
+	const price = modelPrice(o.prices, o.model);
+	let tokens = 0;
+	let dollars = 0;
+	for (const { request, job } of jobs) {
+		if (!o.dryRun && cache?.get(job.key) !== undefined) continue;
+		tokens += request.inputTokens;
+		if (price !== undefined) dollars += requestBound(price, request.inputTokens, o.maxTokens);
+	}
+	return { tokens, dollars: price === undefined ? null : dollars };
+}
