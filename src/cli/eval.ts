@@ -262,7 +262,10 @@ function write(
 ): void {
 	const report = value as EvalReport;
 	const color = out === undefined && io.stdoutIsTTY === true;
-	if (out === undefined && format === "json") return printJson(io, value, { pretty });
+	if (out === undefined && format === "json") {
+		printJson(io, value, { pretty });
+		return;
+	}
 	const text =
 		format === "json"
 			? `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`
@@ -271,7 +274,10 @@ function write(
 				: format === "markdown"
 					? formatMarkdown(report)
 					: formatText(report, color);
-	if (out === undefined) return io.stdout(text);
+	if (out === undefined) {
+		io.stdout(text);
+		return;
+	}
 	const path = resolve(io.cwd, out);
 	try {
 		writeFileSync(path, text);

@@ -36,9 +36,6 @@ export async function renderRequest(
 		provider === "openai"
 			? baseUrlOption(values["base-url"], provider, process.env, RENDER_USAGE)
 			: undefined;
-	if (provider === "anthropic" && values["base-url"] !== undefined) {
-		throw usageError("--base-url changes only an openai request's body", RENDER_USAGE);
-	}
 	// The model named, else the session's at the leaf.
 	const named = values.model?.replace(new RegExp(`^${provider}:`), "");
 	const settings = (bundle: ContextBundle) => {

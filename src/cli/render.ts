@@ -57,9 +57,10 @@ Options:
   --tools-file FILE        anthropic, openai: the tool definitions (JSON or YAML,
                            as eval's --tools FILE; default: the session's tools
                            with an open object schema)
-  --base-url URL           openai: the endpoint the request goes to (an
-                           OpenAI-compatible server is given max_tokens, OpenAI's
-                           own API max_completion_tokens; default: OPENAI_BASE_URL)
+  --base-url URL           the endpoint eval would send to: an OpenAI-compatible
+                           server is given max_tokens, OpenAI's own API
+                           max_completion_tokens (default: OPENAI_BASE_URL);
+                           an anthropic body is the same at any endpoint
 ${PRETTY_HELP}
   --quiet                  do not print warnings
   -h, --help               this help
