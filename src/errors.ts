@@ -84,7 +84,6 @@ export const TOOL_CODES = [
 	"no_fixtures",
 	"bad_prices",
 	"bad_assertions",
-	"bad_eval",
 	"missing_key",
 	"max_cost",
 ] as const;

@@ -11,10 +11,11 @@ import { KEY_VARIABLES, runEval } from "../eval/eval.js";
 import { formatMarkdown, formatText } from "../eval/format.js";
 import { formatJunit } from "../eval/junit.js";
 import { type EvalReport, failed } from "../eval/report.js";
-import { parseModel } from "../eval/request.js";
+import { parseModel } from "../eval/settings.js";
 import { ioError } from "../log/read.js";
 import { DEFAULT_PRICES_FILE, readPrices } from "../replay/prices.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
+import { escapeControl } from "../text/terminal.js";
 import { loadTokenizer } from "../text/tokenizer.js";
 import { checkSide, displayPath, sessionFiles } from "./corpus.js";
 import {
@@ -215,8 +216,11 @@ export const evalCommand = defineCommand(
 			if (values.quiet !== true) for (const d of outcome.diagnostics) printDiagnostic(io, d);
 			if (outcome.dryRun) {
 				const requests = outcome.requests.map((r) => ({ ...r, file: displayPath(r.file, io.cwd) }));
+				for (const f of outcome.failed) {
+					io.stderr(`eval: ${escapeControl(f.error)}\n`);
+				}
 				write(io, values.out, { requests }, "json", values.pretty === true);
-				return 0;
+				return outcome.failed.length > 0 ? 1 : 0;
 			}
 			const report = shown(outcome.report, io.cwd);
 			if (report.stopped)

@@ -4,11 +4,10 @@
  */
 import { resolve } from "node:path";
 import { leafRequest } from "../eval/contexts.js";
-import type { Provider } from "../eval/request.js";
+import type { Provider } from "../eval/settings.js";
 import { STDIN } from "../log/read.js";
 import type { ContextBundle, ContextService, LoadOptions } from "../service.js";
 import { type Io, printJson, printWarnings } from "./io.js";
-import { RENDER_USAGE } from "./render.js";
 import { baseUrlOption, manifestOption, samplingOptions } from "./request-options.js";
 import { usageError } from "./usage.js";
 
@@ -28,20 +27,22 @@ export async function renderRequest(
 		quiet?: boolean;
 	},
 	io: Io,
+	/** The command's usage text, for its usage errors. */
+	usage: string,
 ): Promise<number> {
 	const file = session === STDIN ? session : resolve(io.cwd, session);
 	const manifest = manifestOption(values["tools-file"], io);
-	const sampling = samplingOptions(values, RENDER_USAGE);
+	const sampling = samplingOptions(values, usage);
 	const baseUrl =
 		provider === "openai"
-			? baseUrlOption(values["base-url"], provider, process.env, RENDER_USAGE)
+			? baseUrlOption(values["base-url"], provider, process.env, usage)
 			: undefined;
 	// The model named, else the session's at the leaf.
 	const named = values.model?.replace(new RegExp(`^${provider}:`), "");
 	const settings = (bundle: ContextBundle) => {
 		const model = named ?? bundle.meta.model?.modelId;
 		if (model === undefined) {
-			throw usageError("the session names no model: give one with --model", RENDER_USAGE);
+			throw usageError("the session names no model: give one with --model", usage);
 		}
 		return {
 			model: { provider, model },

@@ -124,7 +124,7 @@ export const renderCommand = defineCommand(
 		};
 		if (request) {
 			const { renderRequest } = await import("./render-request.js");
-			return await renderRequest(service, session, options, format, values, io);
+			return await renderRequest(service, session, options, format, values, io, RENDER_USAGE);
 		}
 		const { bundle } =
 			session === STDIN

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_MAX_TOKENS, type Provider } from "../eval/request.js";
+import { DEFAULT_MAX_TOKENS, type Provider } from "../eval/settings.js";
 import { ioError } from "../log/read.js";
 import { parseToolsManifest, type ToolDefinition } from "../templates/tools-manifest.js";
 import type { Io } from "./io.js";

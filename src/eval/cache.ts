@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Answer } from "./client.js";
-import type { ModelChoice, RequestBody } from "./request.js";
+import type { ModelChoice, RequestBody } from "./settings.js";
 
 /** The default folder: `$XDG_CACHE_HOME/theway-context/eval`, else `~/.cache/theway-context/eval`. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv): string {

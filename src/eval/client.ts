@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { ToolCall } from "./contexts.js";
 import type { Usage } from "./cost.js";
-import type { Provider, RequestBody } from "./request.js";
+import type { Provider, RequestBody } from "./settings.js";
 
 /** How many times the SDK retries a failed request (its default, said here so the docs can say it). */
 export const MAX_RETRIES = 2;

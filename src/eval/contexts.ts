@@ -9,19 +9,15 @@
 import { ContextError, type Diagnostic } from "../errors.js";
 import { SessionWalk } from "../replay/walk.js";
 import { type ContextBundle, ContextService, type LoadOptions } from "../service.js";
+import { compileTemplateSet } from "../templates/compile.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import type { ToolDefinition } from "../templates/tools-manifest.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import { blocksOf, textOf } from "./blocks.js";
 import { type CallSelection, pickCalls } from "./calls.js";
 import { countRequest } from "./cost.js";
-import {
-	type RequestBody,
-	type RequestSettings,
-	requestBody,
-	sessionTools,
-	withCalledTools,
-} from "./request.js";
+import { requestBody, sessionTools, withCalledTools } from "./request.js";
+import type { RequestBody, RequestSettings } from "./settings.js";
 
 /** A set to ask with: a templates folder, and a version or (undefined) the session's pin. */
 export interface EvalSide {
@@ -175,8 +171,13 @@ export class ContextBuilder {
 	private service(side: EvalSide): ContextService {
 		let service = this.services.get(side.templates);
 		if (service === undefined) {
-			const registry = new TemplateRegistry(side.templates);
-			service = new ContextService({ registry, strict: this.options.strict === true });
+			// A set with no fresh precompiled module (a folder being edited) is compiled on the spot.
+			const registry = new TemplateRegistry(side.templates, { compiler: compileTemplateSet });
+			service = new ContextService({
+				registry,
+				compiler: compileTemplateSet,
+				strict: this.options.strict === true,
+			});
 			this.services.set(side.templates, service);
 		}
 		return service;

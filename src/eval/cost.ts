@@ -9,7 +9,7 @@
 import { type Price, type PriceTable, priceOf } from "../replay/prices.js";
 import { contentOf } from "../text/content.js";
 import type { Tokenizer } from "../text/tokenizer.js";
-import type { ModelChoice, RequestContext } from "./request.js";
+import type { ModelChoice, RequestContext } from "./settings.js";
 
 /** An answer's tokens, as the provider bills them. */
 export interface Usage {

@@ -17,8 +17,8 @@ import { createSender } from "./client.js";
 import { ContextBuilder, type EvalSide, type PreparedCall } from "./contexts.js";
 import { modelPrice, requestBound, usageCost } from "./cost.js";
 import { buildReport, type EvalReport, jobOrder } from "./report.js";
-import type { ModelChoice, RequestBody } from "./request.js";
 import { type Job, runJobs } from "./run.js";
+import type { ModelChoice, RequestBody } from "./settings.js";
 
 /** The key variable of each provider. */
 export const KEY_VARIABLES = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" } as const;
@@ -67,7 +67,12 @@ export interface DryRequest {
 
 /** What an eval gives: the report, or with `dryRun` the requests. */
 export type EvalOutcome =
-	| { dryRun: true; requests: DryRequest[]; diagnostics: Diagnostic[] }
+	| {
+			dryRun: true;
+			requests: DryRequest[];
+			failed: { file: string; error: string }[];
+			diagnostics: Diagnostic[];
+	  }
 	| { dryRun: false; report: EvalReport; diagnostics: Diagnostic[] };
 
 /** Runs an eval. */
@@ -119,7 +124,7 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
 			set: request.set,
 			body: request.body,
 		}));
-		return { dryRun: true, requests, diagnostics };
+		return { dryRun: true, requests, failed, diagnostics };
 	}
 	const toSend = jobs.length - cached;
 	if (o.maxCost !== undefined && toSend > 0) {

@@ -13,7 +13,7 @@ import {
 	type RequestBody,
 	type RequestContext,
 	type RequestSettings,
-} from "./request.js";
+} from "./settings.js";
 
 type Json = Record<string, unknown>;
 

@@ -7,7 +7,7 @@
  */
 import type { CachedAnswer, ResponseCache } from "./cache.js";
 import { type Answer, EvalRequestError, type Send } from "./client.js";
-import type { RequestBody } from "./request.js";
+import type { RequestBody } from "./settings.js";
 
 /** One request to make. */
 export interface Job {

@@ -8,7 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { NO_RESULT } from "../../src/eval/blocks.js";
 import { parseCalls, pickCalls } from "../../src/eval/calls.js";
-import { parseModel, type RequestSettings, requestBody } from "../../src/eval/request.js";
+import { requestBody } from "../../src/eval/request.js";
+import { parseModel, type RequestSettings } from "../../src/eval/settings.js";
 import type { LlmMessage } from "../../src/session/messages.js";
 import { runCli } from "../support/cli.js";
 import { writeAgentSession } from "../support/eval-session.js";

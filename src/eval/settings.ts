@@ -1,0 +1,64 @@
+/**
+ * What every request of an eval shares: the provider and model, the output
+ * cap, the temperature, the tools and the endpoint; the context a request
+ * is made from; the open schema of a tool known only by its name.
+ */
+import { ContextError } from "../errors.js";
+import type { LlmMessage } from "../session/messages.js";
+import type { ToolDefinition } from "../templates/tools-manifest.js";
+
+/** The providers eval speaks to, each through its official SDK. */
+export const PROVIDERS = ["anthropic", "openai"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** A model at a provider: `anthropic:claude-sonnet-4-5`, `openai:gpt-5`. */
+export interface ModelChoice {
+	provider: Provider;
+	model: string;
+}
+
+/** `provider:model-id` read; the model id may itself hold colons (`openai:qwen3:8b`). */
+export function parseModel(text: string): ModelChoice {
+	const colon = text.indexOf(":");
+	const provider = colon < 0 ? "" : text.slice(0, colon);
+	const model = colon < 0 ? "" : text.slice(colon + 1);
+	if (!(PROVIDERS as readonly string[]).includes(provider) || model === "") {
+		throw new ContextError(
+			"bad_options",
+			`a model is <provider>:<model-id> with a provider among ${PROVIDERS.join(", ")} (got ${JSON.stringify(text)})`,
+		);
+	}
+	return { provider: provider as Provider, model };
+}
+
+/** What every request of a run shares. */
+export interface RequestSettings {
+	model: ModelChoice;
+	maxTokens: number;
+	temperature?: number;
+	tools: readonly ToolDefinition[];
+	/**
+	 * The base URL the request goes to, when not the provider's own: an
+	 * OpenAI-compatible server is given `max_tokens`, OpenAI's own API
+	 * `max_completion_tokens` (which its reasoning models require).
+	 */
+	baseUrl?: string;
+}
+
+/** The context of one call: the system prompt and the provider-ready messages. */
+export interface RequestContext {
+	systemPrompt: string;
+	messages: readonly LlmMessage[];
+}
+
+/** A request body, as JSON. */
+export type RequestBody = Record<string, unknown>;
+
+/** The default output cap of a request (`--max-tokens`). */
+export const DEFAULT_MAX_TOKENS = 4096;
+
+/** An object schema any arguments fit: a tool known only by its name. */
+export const OPEN_SCHEMA: Record<string, unknown> = Object.freeze({
+	type: "object",
+	additionalProperties: true,
+});

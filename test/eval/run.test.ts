@@ -1,0 +1,293 @@
+/**
+ * `eval` end to end against a fake provider on 127.0.0.1: the cache (a
+ * repeated run sends nothing; the key is nowhere on disk), the cost
+ * estimate and `--max-cost` (refused, nothing sent), a stop keeping what was
+ * answered, `--vs` and its flips, `--samples`, assertions and the exit
+ * code, `--dry-run`, and the report's forms. Sets are the spec's own
+ * (`test/spec/templates`, whose harness names its version).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { runEval } from "../../src/eval/eval.js";
+import { readPrices } from "../../src/replay/prices.js";
+import { loadTokenizer } from "../../src/text/tokenizer.js";
+import { runCli } from "../support/cli.js";
+import { writeAgentSession } from "../support/eval-session.js";
+import { FakeProvider } from "../support/fake-provider.js";
+import { tempDir } from "../support/temp.js";
+
+const KEY = "sk-ant-test-KEY-77c2";
+const SETS = ["--templates", "test/spec/templates", "--template-version", "v1"];
+let fake: FakeProvider;
+let url: string;
+
+beforeEach(async () => {
+	fake = new FakeProvider();
+	url = await fake.start();
+	// v1's harness has the model read, v2's has it answer in text.
+	fake.move = (r) => {
+		const system = JSON.stringify(r.body.system ?? "");
+		return system.includes("spec harness v2")
+			? { text: "It says hello." }
+			: { tool: "read", arguments: { path: "a.txt" } };
+	};
+	vi.stubEnv("ANTHROPIC_API_KEY", KEY);
+	vi.stubEnv("ANTHROPIC_BASE_URL", "");
+});
+afterEach(async () => {
+	vi.unstubAllEnvs();
+	await fake.stop();
+});
+
+const evalArgs = (file: string, ...more: string[]) => [
+	"eval",
+	file,
+	"--model",
+	"anthropic:claude-sonnet-4-5",
+	"--base-url",
+	url,
+	...SETS,
+	...more,
+];
+
+/** Every file under `dir`, read. */
+function filesUnder(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		return statSync(path).isDirectory() ? filesUnder(path) : [readFileSync(path, "utf8")];
+	});
+}
+
+describe("eval", () => {
+	it("answers from the cache on a repeated run, sending nothing, and keeps no key on disk", async () => {
+		const file = writeAgentSession();
+		const cache = tempDir();
+		const first = await runCli(
+			evalArgs(file, "--calls", "all", "--cache", cache, "--format", "json"),
+		);
+		expect(first.code).toBe(0);
+		expect(fake.requests).toHaveLength(4);
+		const again = await runCli(
+			evalArgs(file, "--calls", "all", "--cache", cache, "--format", "json"),
+		);
+		expect(fake.requests).toHaveLength(4);
+		const report = JSON.parse(again.stdout);
+		expect(report.runs.every((r: { fromCache: boolean }) => r.fromCache)).toBe(true);
+		expect(report.summary).toMatchObject({ fromCache: 4, cost: 0 });
+		expect(again.stderr).toMatch(/4 requests \(4 in the cache\), 0 input tokens/);
+		const stored = filesUnder(cache);
+		expect(stored).toHaveLength(4);
+		for (const text of [...stored, first.stdout, first.stderr, again.stdout])
+			expect(text).not.toContain(KEY);
+		// Without the key, a run the cache answers whole still goes; one that must send says which variable.
+		vi.stubEnv("ANTHROPIC_API_KEY", "");
+		expect((await runCli(evalArgs(file, "--calls", "all", "--cache", cache))).code).toBe(0);
+		const missing = await runCli(evalArgs(file, "--no-cache"));
+		expect(missing.code).toBe(1);
+		expect(missing.stderr).toMatch(/ANTHROPIC_API_KEY is not set/);
+	});
+
+	it("prints the estimate and refuses a run over --max-cost, sending nothing", async () => {
+		const file = writeAgentSession();
+		const run = await runCli(
+			evalArgs(file, "--calls", "all", "--no-cache", "--max-cost", "0.0001"),
+		);
+		expect(run.code).toBe(1);
+		expect(run.stderr).toMatch(/estimate: at most \$0\.\d+/);
+		expect(run.stderr).toMatch(/over --max-cost \$0\.0001; nothing sent/);
+		expect(fake.requests).toHaveLength(0);
+		const cheap = await runCli(
+			evalArgs(file, "--no-cache", "--max-tokens", "10", "--max-cost", "1"),
+		);
+		expect(cheap.code).toBe(0);
+		expect(fake.requests).toHaveLength(1);
+	});
+
+	it("with --vs, asks under both sets and lists the calls whose choice flips", async () => {
+		const file = writeAgentSession();
+		const run = await runCli(
+			evalArgs(file, "--calls", "0,2", "--vs", "v2", "--no-cache", "--format", "json"),
+		);
+		const report = JSON.parse(run.stdout);
+		expect(report.set).toBe("v1");
+		expect(report.vs.set).toBe("v2");
+		expect(report.runs.map((r: { index: number }) => r.index)).toEqual([0, 2]);
+		expect(report.summary.flips).toEqual([
+			{ file: expect.any(String), index: 0, sample: 0, a: "read", b: "(text)" },
+			{ file: expect.any(String), index: 2, sample: 0, a: "read", b: "(text)" },
+		]);
+		const text = await runCli(evalArgs(file, "--calls", "0", "--vs", "v2", "--no-cache"));
+		expect(text.stdout).toMatch(/flip: .* call 0 sample 0: read → \(text\)/);
+		expect(text.stdout).toMatch(/flips: 1/);
+	});
+
+	it("asks --samples times per call, each sample cached on its own", async () => {
+		const file = writeAgentSession();
+		const cache = tempDir();
+		const run = await runCli(
+			evalArgs(file, "--samples", "3", "--cache", cache, "--format", "json"),
+		);
+		expect(fake.requests).toHaveLength(3);
+		expect(JSON.parse(run.stdout).runs.map((r: { sample: number }) => r.sample)).toEqual([0, 1, 2]);
+		await runCli(evalArgs(file, "--samples", "4", "--cache", cache));
+		expect(fake.requests).toHaveLength(4);
+	});
+
+	it("checks assertions, exits 1 when one fails, and writes JUnit and Markdown", async () => {
+		const file = writeAgentSession();
+		const dir = tempDir();
+		const tests = join(dir, "tests.yaml");
+		const { writeFileSync } = await import("node:fs");
+		writeFileSync(
+			tests,
+			[
+				"tests:",
+				"  - name: reads first",
+				"    calls: [0]",
+				"    assert:",
+				"      - {type: tool-called, value: read}",
+				"      - {type: arguments-match, value: {tool: read, arguments: {path: a.txt}}}",
+				"      - {type: same-as-recorded, value: arguments}",
+				"  - name: never edits",
+				"    assert:",
+				"      - {type: not-tool-called, value: edit}",
+				"      - {type: contains, value: hello}",
+			].join("\n"),
+		);
+		const run = await runCli(
+			evalArgs(file, "--calls", "0", "--assert", tests, "--no-cache", "--format", "json"),
+		);
+		expect(run.code).toBe(1);
+		const results = JSON.parse(run.stdout).runs[0].assertions;
+		expect(results.map((a: { pass: boolean }) => a.pass)).toEqual([true, true, true, true, false]);
+		expect(results[4]).toMatchObject({
+			name: 'never edits: contains "hello"',
+			reason: "the text does not contain it",
+		});
+		const junit = await runCli(
+			evalArgs(file, "--calls", "0", "--assert", tests, "--no-cache", "--format", "junit"),
+		);
+		expect(junit.stdout.match(/<testcase /g)).toHaveLength(5);
+		expect(junit.stdout.match(/<failure /g)).toHaveLength(1);
+		const out = join(dir, "report.md");
+		await runCli(
+			evalArgs(
+				file,
+				"--calls",
+				"0",
+				"--assert",
+				tests,
+				"--no-cache",
+				"--format",
+				"markdown",
+				"--out",
+				out,
+			),
+		);
+		expect(readFileSync(out, "utf8")).toMatch(
+			/^## Eval\n[\s\S]*assertions: 4 passed, 1 failed[\s\S]*\| call \| set \|/,
+		);
+	});
+
+	it("refuses a bad assertions file with every problem located", async () => {
+		const file = writeAgentSession();
+		const tests = join(tempDir(), "bad.yaml");
+		const { writeFileSync } = await import("node:fs");
+		writeFileSync(
+			tests,
+			"tests:\n  - name: x\n    assert:\n      - {type: tool-caled, value: read}\n      - {type: regex, value: '('}\n",
+		);
+		const run = await runCli(evalArgs(file, "--assert", tests, "--no-cache"));
+		expect(run.code).toBe(1);
+		expect(run.stderr).toMatch(/bad\.yaml:4:\d+: .*type/);
+		expect(run.stderr).toMatch(/bad\.yaml:5:\d+: .*not a valid regular expression/);
+		expect(fake.requests).toHaveLength(0);
+	});
+
+	it("--dry-run prints every body, the same render prints, and sends nothing", async () => {
+		const file = writeAgentSession();
+		const run = await runCli(evalArgs(file, "--calls", "all", "--vs", "v2", "--dry-run"));
+		expect(run.code).toBe(0);
+		expect(fake.requests).toHaveLength(0);
+		const { requests } = JSON.parse(run.stdout);
+		expect(requests.map((r: { index: number; set: string }) => `${r.index}${r.set}`)).toEqual([
+			"0v1",
+			"0v2",
+			"1v1",
+			"1v2",
+			"2v1",
+			"2v2",
+			"3v1",
+			"3v2",
+		]);
+		const render = await runCli([
+			"render",
+			file,
+			"--leaf",
+			"u2",
+			"--format",
+			"anthropic",
+			"--model",
+			"claude-sonnet-4-5",
+			...SETS,
+		]);
+		expect(requests[4].body).toEqual(JSON.parse(render.stdout));
+		expect(run.stderr).toMatch(/seed \d+/);
+		expect(run.stderr).toMatch(/session's tools, with an open object schema/);
+	});
+
+	it("on a stop, sends nothing more and reports what was answered, which stays in the cache", async () => {
+		const file = writeAgentSession();
+		const cache = tempDir();
+		const controller = new AbortController();
+		fake.script.push({ status: 200, json: undefined }); // replaced below
+		fake.script.length = 0;
+		let answered = 0;
+		const outcome = await runEval({
+			files: [file],
+			model: { provider: "anthropic", model: "claude-sonnet-4-5" },
+			sides: [{ templates: join(import.meta.dirname, "../spec/templates"), version: "v1" }],
+			selection: { kind: "all" },
+			seed: 1,
+			samples: 1,
+			maxTokens: 10,
+			tests: [],
+			prices: readPrices(),
+			concurrency: 1,
+			cacheDir: cache,
+			dryRun: false,
+			baseUrl: url,
+			apiKey: KEY,
+			tokenizer: await loadTokenizer("chars"),
+			signal: controller.signal,
+			say: () => undefined,
+			progress: () => {
+				if (++answered === 2) controller.abort();
+			},
+		});
+		expect(outcome.dryRun).toBe(false);
+		if (outcome.dryRun) return;
+		expect(fake.requests).toHaveLength(2);
+		expect(outcome.report.stopped).toBe(true);
+		expect(outcome.report.runs).toHaveLength(2);
+		expect(outcome.report.summary.notSent).toBe(2);
+		expect(filesUnder(cache)).toHaveLength(2);
+	});
+
+	it("goes on past a call that fails, reporting its error, and exits 1", async () => {
+		const file = writeAgentSession();
+		fake.script.push({
+			status: 400,
+			json: { type: "error", error: { type: "invalid_request_error", message: "bad request" } },
+		});
+		const run = await runCli(
+			evalArgs(file, "--calls", "0,1", "--no-cache", "--concurrency", "1", "--format", "json"),
+		);
+		expect(run.code).toBe(1);
+		const report = JSON.parse(run.stdout);
+		expect(report.runs[0].error).toMatch(/400/);
+		expect(report.runs[1].error).toBeNull();
+		expect(report.summary.errors).toBe(1);
+	});
+});
