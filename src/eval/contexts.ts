@@ -8,7 +8,8 @@
  */
 import { ContextError, type Diagnostic } from "../errors.js";
 import { SessionWalk } from "../replay/walk.js";
-import { type ContextBundle, ContextService, type LoadOptions } from "../service.js";
+import type { ContextBundle, LoadOptions } from "../service/bundle.js";
+import { ContextService } from "../service/context-service.js";
 import { compileTemplateSet } from "../templates/compile.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import type { ToolDefinition } from "../templates/tools-manifest.js";
