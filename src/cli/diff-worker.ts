@@ -4,17 +4,17 @@
  * then each file is compared with it.
  */
 import { Comparer, type SessionDiff, type Side } from "../measure/compare.js";
-import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
+import { Units, type UnitsSpec } from "../measure/units.js";
 
 export interface WorkerInit {
 	from: Side;
 	to: Side;
-	tokenizer: TokenizerName;
+	units: UnitsSpec;
 	strict: boolean;
 }
 
 /** The function comparing one file under `init`. */
 export function createTask(init: WorkerInit): (file: string) => SessionDiff {
-	const comparer = new Comparer(init, loadTokenizerSync(init.tokenizer), { strict: init.strict });
+	const comparer = new Comparer(init, new Units(init.units), { strict: init.strict });
 	return (file) => comparer.compare(file);
 }

@@ -5,8 +5,8 @@ import { ContextError } from "../errors.js";
 import type { SessionDiff, Side } from "../measure/compare.js";
 import { formatGroups, groupHunks } from "../measure/diff-groups.js";
 import { formatSessionDiff, formatSummary, summarize } from "../measure/diff-report.js";
+import type { UnitsSpec } from "../measure/units.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { TOKENIZER_NAMES } from "../text/tokenizer.js";
 import { checkSide, isDirectory, sessionFiles, showResult } from "./corpus.js";
 import { compareAll } from "./diff-pool.js";
 import {
@@ -21,6 +21,7 @@ import {
 	templatesOption,
 } from "./io.js";
 import { type RevisionFolder, templatesAtRevision } from "./revision.js";
+import { TOKENIZER_HELP, unitsOption } from "./units-option.js";
 import { usageError } from "./usage.js";
 
 /** The work on one session, for the pool's worker threads (which load this command's bundle). */
@@ -45,7 +46,7 @@ Options:
   --templates DIR          the folder whose sets --from/--to name (default: bundled)
   --format text|json       text (default); json: {"sessions": [...], "summary": {...}}
   --exit-code              exit 1 when anything changed, as git diff --exit-code
-  --tokenizer NAME         o200k (default), cl100k or chars
+${TOKENIZER_HELP}
   --jobs N                 worker threads (default: one per core)
   --strict                 refuse damaged input with a located error (by default,
                            damaged lines are skipped and repairs made, each one
@@ -83,7 +84,7 @@ export const diffCommand = defineCommand(
 			throw usageError("--from and --to are both required", DIFF_USAGE);
 		}
 		const format = choiceOption(values.format, "format", ["text", "json"], DIFF_USAGE);
-		const tokenizer = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, DIFF_USAGE);
+		const units = unitsOption(values.tokenizer, io, DIFF_USAGE);
 		const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
 		if (!Number.isInteger(jobs) || jobs < 1)
 			throw usageError("--jobs must be a whole number ≥ 1", DIFF_USAGE);
@@ -95,7 +96,7 @@ export const diffCommand = defineCommand(
 			const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
 			await checkSide(from);
 			await checkSide(to);
-			return await compareSides(files, from, to, format, tokenizer, jobs, values, io);
+			return await compareSides(files, from, to, format, units, jobs, values, io);
 		} finally {
 			for (const t of taken) t.remove();
 		}
@@ -108,7 +109,7 @@ async function compareSides(
 	from: Side,
 	to: Side,
 	format: "text" | "json",
-	tokenizer: (typeof TOKENIZER_NAMES)[number],
+	units: UnitsSpec,
 	jobs: number,
 	values: { strict?: boolean; "exit-code"?: boolean; quiet?: boolean; pretty?: boolean },
 	io: Io,
@@ -119,7 +120,7 @@ async function compareSides(
 			: undefined;
 	const results = await compareAll(
 		files,
-		{ from, to, tokenizer, strict: values.strict === true },
+		{ from, to, units, strict: values.strict === true },
 		jobs,
 		progress,
 	);

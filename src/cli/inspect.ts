@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { STDIN } from "../log/read.js";
 import { formatSize } from "../measure/format.js";
 import { measureLoaded, measuringService } from "../measure/session.js";
-import { loadTokenizer, TOKENIZER_NAMES } from "../text/tokenizer.js";
+import { Units } from "../measure/units.js";
 import {
 	branchOptions,
 	choiceOption,
@@ -16,6 +16,7 @@ import {
 	SESSION_OPTIONS,
 	templatesOption,
 } from "./io.js";
+import { TOKENIZER_HELP, unitsOption } from "./units-option.js";
 
 export const INSPECT_USAGE = `Usage: theway-context inspect <session.jsonl> [options]
 
@@ -25,7 +26,7 @@ cache-stable prefix, budgets, and the usage the log recorded.
 
 Options:
   --format text|json       text (default): a table with bars; json: the measures
-  --tokenizer NAME         o200k (default), cl100k, or chars (characters / 4)
+${TOKENIZER_HELP}
   --leaf ID                end the branch at entry ID instead of the latest entry
   --templates DIR          the templates folder (default: the bundled templates/)
   --template-version V     measure with template set V, whatever the session pins
@@ -51,8 +52,7 @@ export const inspectCommand = defineCommand(
 	async ({ values, positionals }, io) => {
 		const session = oneSession(positionals, INSPECT_USAGE);
 		const format = choiceOption(values.format, "format", ["text", "json"], INSPECT_USAGE);
-		const name = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, INSPECT_USAGE);
-		const tokenizer = await loadTokenizer(name);
+		const tokenizer = new Units(unitsOption(values.tokenizer, io, INSPECT_USAGE));
 		const target = measuringService({
 			...templatesOption(values.templates, io),
 			strict: values.strict === true,

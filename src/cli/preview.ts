@@ -5,8 +5,8 @@ import { delimiter, join, resolve } from "node:path";
 import { startPreview } from "../preview/server.js";
 import { replayBars } from "../replay/bars.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { TOKENIZER_NAMES } from "../text/tokenizer.js";
 import { choiceOption, defineCommand, HELP_OPTION, templatesOption } from "./io.js";
+import { TOKENIZER_HELP, unitsOption } from "./units-option.js";
 import { usageError } from "./usage.js";
 
 export const PREVIEW_USAGE = `Usage: theway-context preview [session.jsonl|DIR] [options]
@@ -21,7 +21,7 @@ current folder).
 Options:
   --templates DIR   the templates folder (default: the bundled templates/)
   --port N          the port (default 4770; 0 picks a free one)
-  --tokenizer T     o200k (default), cl100k or chars: how tokens are counted
+${TOKENIZER_HELP}
   --open            open the page in a browser
   -h, --help        this help
 `;
@@ -46,7 +46,7 @@ export const previewCommand = defineCommand(
 		if (!Number.isInteger(port) || port < 0 || port > 65535 || values.port?.trim() === "") {
 			throw usageError("--port must be an integer from 0 to 65535", PREVIEW_USAGE);
 		}
-		const tokenizer = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, PREVIEW_USAGE);
+		const tokenizer = unitsOption(values.tokenizer, io, PREVIEW_USAGE);
 		const server = await startPreview({
 			tokenizer,
 			sessions: resolve(io.cwd, positionals[0] ?? "."),

@@ -1,17 +1,18 @@
 /** `theway-context replay`: what every model call of a session costs, cached and uncached. */
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContextError } from "../errors.js";
-import { formatSession, formatSummary } from "../replay/format.js";
+import { ioError } from "../log/read.js";
+import { calibrate, uncalibrated } from "../replay/calibrate.js";
+import { formatCalibration, formatSession, formatSummary } from "../replay/format.js";
 import { createTask, type ReplayInit } from "../replay/pool.js";
 import { DEFAULT_PRICES_FILE, readPrices } from "../replay/prices.js";
 import type { ReplaySide } from "../replay/replay.js";
 import { summarize } from "../replay/summary.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { escapeControl } from "../text/terminal.js";
-import { TOKENIZER_NAMES } from "../text/tokenizer.js";
 import { checkSide, isDirectory, sessionFiles, showResult } from "./corpus.js";
 import {
 	choiceOption,
@@ -24,6 +25,7 @@ import {
 	templatesOption,
 } from "./io.js";
 import { runPool } from "./pool.js";
+import { TOKENIZER_HELP, unitsOption } from "./units-option.js";
 import { usageError } from "./usage.js";
 
 export { createTask } from "../replay/pool.js";
@@ -55,7 +57,9 @@ Options:
   --vs V|DIR               the same calls under a second set (a set of the
                            templates folder, or another templates folder),
                            and the change in tokens and cost
-  --tokenizer NAME         o200k (default), cl100k or chars
+${TOKENIZER_HELP}
+  --calibrate FILE         fit the table's estimates on these sessions' recorded
+                           usage and write the table to FILE (for --tokenizer FILE)
   --prices FILE            a price table (YAML, $ per million tokens) instead
                            of the bundled one
   --format text|json       text (default): totals, fit and a chart; json:
@@ -78,6 +82,7 @@ const OPTIONS = {
 	templates: { type: "string" },
 	vs: { type: "string" },
 	tokenizer: { type: "string" },
+	calibrate: { type: "string" },
 	prices: { type: "string" },
 	format: { type: "string" },
 	jobs: { type: "string" },
@@ -95,7 +100,16 @@ export const replayCommand = defineCommand(
 	async ({ values, positionals }, io) => {
 		if (positionals.length === 0) throw usageError("missing <session.jsonl|DIR>", REPLAY_USAGE);
 		const format = choiceOption(values.format, "format", ["text", "json"], REPLAY_USAGE);
-		const tokenizer = choiceOption(values.tokenizer, "tokenizer", TOKENIZER_NAMES, REPLAY_USAGE);
+		let units = unitsOption(values.tokenizer, io, REPLAY_USAGE);
+		const table = "table" in units ? units.table : undefined;
+		if (values.calibrate !== undefined) {
+			if (table === undefined)
+				throw usageError(
+					"--calibrate fits a table: give --tokenizer auto or a table FILE",
+					REPLAY_USAGE,
+				);
+			units = uncalibrated(table);
+		}
 		const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
 		if (!Number.isInteger(jobs) || jobs < 1)
 			throw usageError("--jobs must be a whole number ≥ 1", REPLAY_USAGE);
@@ -117,7 +131,7 @@ export const replayCommand = defineCommand(
 		const init: ReplayInit = {
 			side,
 			...(vs === undefined ? {} : { vs }),
-			tokenizer,
+			units,
 			prices,
 			strict: values.strict === true,
 		};
@@ -130,6 +144,17 @@ export const replayCommand = defineCommand(
 		for (const r of results) showResult(r, io.cwd);
 		if (values.quiet !== true) {
 			for (const r of results) for (const d of r.notes.diagnostics) printDiagnostic(io, d);
+		}
+		if (values.calibrate !== undefined && table !== undefined) {
+			const out = resolve(io.cwd, values.calibrate);
+			const fitted = calibrate(results, table, new Date().toISOString().slice(0, 10));
+			try {
+				writeFileSync(out, `${JSON.stringify(fitted.table, null, "\t")}\n`);
+			} catch (error) {
+				throw ioError(out, error, "cannot write the tokenizer table");
+			}
+			io.stdout(formatCalibration(fitted.families, out));
+			return results.some((r) => r.error !== undefined) ? 1 : 0;
 		}
 		const summary = summarize(results);
 		for (const model of values.quiet === true ? [] : summary.unpriced) {
@@ -147,6 +172,7 @@ export const replayCommand = defineCommand(
 						calls: r.calls,
 						total: r.total,
 						recordedFit: r.recordedFit,
+						units: r.units,
 						...(r.vs === undefined ? {} : { vs: r.vs }),
 						...(r.error === undefined ? {} : { error: r.error }),
 					})),

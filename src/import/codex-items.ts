@@ -166,19 +166,26 @@ export function userKind(blocks: readonly Obj[]): "user" | "environment_context"
 	return "user";
 }
 
-/** Codex usage (`last_token_usage`) as ours. */
+/**
+ * Codex usage (`last_token_usage`) as ours. `reasoning` (the call's
+ * `reasoning_output_tokens`, part of its output) is kept when recorded: the
+ * encrypted reasoning Codex sends back with later calls is that size, and
+ * billed as their input.
+ */
 export function usageOf(usage: Obj | undefined): Obj {
 	const n = (key: string) =>
 		usage !== undefined && typeof usage[key] === "number" ? (usage[key] as number) : 0;
 	const cached = n("cached_input_tokens");
 	const input = Math.max(0, n("input_tokens") - cached);
 	const output = n("output_tokens");
+	const reasoning = n("reasoning_output_tokens");
 	return {
 		input,
 		output,
 		cacheRead: cached,
 		cacheWrite: 0,
 		totalTokens: input + output + cached,
+		...(reasoning > 0 ? { reasoning } : {}),
 		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
 	};
 }

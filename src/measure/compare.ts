@@ -16,6 +16,7 @@ import { contentOf } from "../text/content.js";
 import { unifiedDiff } from "../text/line-diff.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import { sectionSpans } from "./measure.js";
+import { Units } from "./units.js";
 
 /** Token counts kept for reuse: at most this many texts, each at most this long. */
 const MAX_CACHED = 4096;
@@ -50,6 +51,8 @@ export interface SessionDiff {
 	changed: ChangedPart[];
 	/** The whole context's token change, to − from (the sum over the changed parts). */
 	tokenDelta: number;
+	/** The unit of the token figures: an encoding (`o200k`) or the session's model family's estimate (`claude~`). */
+	unit: string;
 	/** Tool results each side sends as stubs, and the o200k tokens they save (`meta.virtualized`). */
 	virtualized: { from: Savings; to: Savings };
 	/** What reading the session warned (each once, whichever side's load said it). */
@@ -69,10 +72,12 @@ export class Comparer {
 	private readonly from: ContextService;
 	private readonly to: ContextService;
 	private readonly counts = new Map<string, number>();
+	private tokenizer: Tokenizer | undefined;
+	private readonly units: Units;
 
 	constructor(
 		private readonly sides: { from: Side; to: Side },
-		private readonly tokenizer: Tokenizer,
+		units: Units | Tokenizer,
 		options: { strict?: boolean; leaf?: string } = {},
 	) {
 		const service = (side: Side) =>
@@ -81,6 +86,7 @@ export class Comparer {
 				maxOpenSessions: 1,
 				...(options.strict === undefined ? {} : { strict: options.strict }),
 			});
+		this.units = Units.of(units);
 		this.from = service(sides.from);
 		this.to = service(sides.to);
 	}
@@ -90,6 +96,9 @@ export class Comparer {
 		try {
 			const a = load(this.from, file, this.sides.from);
 			const b = load(this.to, file, this.sides.to);
+			const tokenizer = this.units.forModel(a.meta.model?.modelId);
+			if (tokenizer !== this.tokenizer) this.counts.clear();
+			this.tokenizer = tokenizer;
 			const partsA = this.parts(this.from, a);
 			const partsB = this.parts(this.to, b);
 			const changed: ChangedPart[] = [];
@@ -114,7 +123,7 @@ export class Comparer {
 			const virtualized = { from: partsA.savings, to: partsB.savings };
 			const warnings = onceEach([...a.meta.diagnostics, ...b.meta.diagnostics]);
 			const sets = { from: a.meta.templateVersion, to: b.meta.templateVersion };
-			return { file, sets, changed, tokenDelta, virtualized, warnings };
+			return { file, sets, changed, tokenDelta, unit: tokenizer.name, virtualized, warnings };
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
 			const none = { results: 0, saved: 0 };
@@ -122,6 +131,7 @@ export class Comparer {
 				file,
 				changed: [],
 				tokenDelta: 0,
+				unit: "",
 				virtualized: { from: none, to: none },
 				warnings: [],
 				error: error.message,
@@ -163,7 +173,7 @@ export class Comparer {
 		if (text === undefined || text === "") return 0;
 		const cached = this.counts.get(text);
 		if (cached !== undefined) return cached;
-		const n = this.tokenizer.count(text);
+		const n = (this.tokenizer as Tokenizer).count(text);
 		if (text.length <= MAX_CACHED_CHARS) {
 			if (this.counts.size >= MAX_CACHED) this.counts.clear();
 			this.counts.set(text, n);

@@ -5,7 +5,7 @@ import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet, TemplateSetSource } from "../templates/compile.js";
 import { STUB } from "../templates/set.js";
 import { contentOf } from "../text/content.js";
-import type { Tokenizer, TokenizerName } from "../text/tokenizer.js";
+import type { Tokenizer } from "../text/tokenizer.js";
 import { SECTIONS, type SystemView } from "../view/schema.js";
 import { templateBudgets } from "./budget.js";
 import { traceSystemPrompt } from "./trace.js";
@@ -71,7 +71,7 @@ export interface UsageRecord {
 }
 
 export interface ContextSize {
-	tokenizer: { name: TokenizerName; label: string; exact: boolean };
+	tokenizer: { name: string; label: string; exact: boolean };
 	systemPrompt: Size & { sections: SectionSize[]; budget?: number };
 	messages: MessageSize[];
 	/** System prompt and messages, images not included. */

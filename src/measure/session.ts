@@ -17,6 +17,7 @@ import { TemplateRegistry } from "../templates/registry.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import type { SystemView } from "../view/schema.js";
 import { type ContextSize, measureContext } from "./measure.js";
+import { Units } from "./units.js";
 
 /** A service whose loads can be measured, with the sources of its sets. */
 export class Measuring {
@@ -69,16 +70,22 @@ export function measuringService(
 	return new Measuring(options);
 }
 
-/** Loads `file` through a measuring service and measures it, parts and budgets included. */
+/**
+ * Loads `file` through a measuring service and measures it, parts and
+ * budgets included, with `tokenizer` or in the units of the session's model
+ * (the last one its branch names).
+ */
 export function measureLoaded(
 	target: Measuring,
 	file: string,
-	tokenizer: Tokenizer,
+	tokenizer: Tokenizer | Units,
 	options: LoadOptions = {},
 ): MeasuredSession {
 	const { bundle, set, view } = target.service.composeSync(file, options);
 	const source = target.source(set.version);
-	const size = measureContext(bundle, set, tokenizer, {
+	const counter =
+		tokenizer instanceof Units ? tokenizer.forModel(bundle.meta.model?.modelId) : tokenizer;
+	const size = measureContext(bundle, set, counter, {
 		...(source === undefined ? {} : { source }),
 		view,
 		convert: target.service.converter(bundle),

@@ -34,7 +34,7 @@ export function renderView(
 		measured = measureLoaded(
 			workspace.current,
 			entry.file,
-			workspace.tokenizer,
+			workspace.units,
 			setId === "" ? {} : { templateVersion: setId },
 		);
 	} catch (error) {

@@ -7,8 +7,8 @@
  * passes `replay`'s), so this tool depends on no other.
  */
 
+import type { Units } from "../measure/units.js";
 import type { TemplateRegistry } from "../templates/registry.js";
-import type { Tokenizer } from "../text/tokenizer.js";
 import type { SessionCatalog } from "./sessions.js";
 import type { Workspace } from "./workspace.js";
 
@@ -40,7 +40,7 @@ export type ReplaySource = (request: {
 	file: string;
 	setId: string;
 	registry: TemplateRegistry;
-	tokenizer: Tokenizer;
+	units: Units;
 }) => ReplayPayload;
 
 /** The replay of session `sessionId` with set `setId`, by `source` (none: the view is not available). */
@@ -58,6 +58,6 @@ export function replayView(
 		file: entry.file,
 		setId,
 		registry: workspace.current.registry,
-		tokenizer: workspace.tokenizer,
+		units: workspace.units,
 	});
 }

@@ -11,9 +11,10 @@ import type { AddressInfo } from "node:net";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContextError } from "../errors.js";
+import { readUnits, Units, type UnitsSpec } from "../measure/units.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
 import { DEBOUNCE_MS, templateTargets, Watcher } from "../templates/watch.js";
-import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
+import type { TokenizerName } from "../text/tokenizer.js";
 import { EventHub } from "./events.js";
 import type { ReplaySource } from "./replay-view.js";
 import { type Answer, CLIENT_MODULES, type Reply, route, text } from "./routes.js";
@@ -33,8 +34,8 @@ export interface PreviewOptions {
 	port: number;
 	/** Paths shown on the page are relative to it. */
 	cwd: string;
-	/** How tokens are counted (default o200k). */
-	tokenizer?: TokenizerName;
+	/** How tokens are counted: an encoding for every model, or a units table (default: the shipped one, per model). */
+	tokenizer?: TokenizerName | UnitsSpec;
 	/** What replays a session for the page's replay view (the command line passes `replay`'s). */
 	replay?: ReplaySource;
 }
@@ -50,8 +51,9 @@ export interface PreviewServer {
 /** Starts the preview; rejects with a located error when the port is taken. */
 export async function startPreview(options: PreviewOptions): Promise<PreviewServer> {
 	const catalog = new SessionCatalog(options.sessions);
-	const tokenizer = loadTokenizerSync(options.tokenizer ?? "o200k");
-	const workspace = new Workspace(options.templates, options.cwd, tokenizer);
+	const spec = options.tokenizer ?? { table: readUnits() };
+	const units = new Units(typeof spec === "string" ? { name: spec } : spec);
+	const workspace = new Workspace(options.templates, options.cwd, units);
 	const hub = new EventHub();
 	const context = {
 		catalog,

@@ -8,11 +8,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { ContextError, Diagnostic } from "../errors.js";
 import { Measuring } from "../measure/session.js";
+import type { Units } from "../measure/units.js";
 import { fingerprintOf, type TemplateSetSource } from "../templates/compile.js";
 import { withFrame } from "../templates/frame.js";
 import { parseTemplateFile } from "../templates/front-matter.js";
 import { readTemplateSets } from "../templates/load.js";
-import type { Tokenizer } from "../text/tokenizer.js";
 import type { DiagnosticView, PlaceView, SetChoice } from "./protocol.js";
 
 export class Workspace {
@@ -26,7 +26,7 @@ export class Workspace {
 	constructor(
 		templates: string,
 		readonly cwd: string,
-		readonly tokenizer: Tokenizer,
+		readonly units: Units,
 	) {
 		this.templates = resolve(templates);
 		this.refresh();

@@ -6,6 +6,7 @@
  * `error`, never a throw.
  */
 
+import type { Units } from "../measure/units.js";
 import type { TemplateRegistry } from "../templates/registry.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import { type Fit, recordedPrompt } from "./fit.js";
@@ -38,7 +39,7 @@ export function replayBars(request: {
 	file: string;
 	setId: string;
 	registry: TemplateRegistry;
-	tokenizer: Tokenizer;
+	units: Units | Tokenizer;
 }): ReplayBars {
 	const { registry } = request;
 	const side =
@@ -48,7 +49,7 @@ export function replayBars(request: {
 	let replayed: ReturnType<Replayer["replay"]>;
 	try {
 		prices ??= readPrices();
-		replayed = new Replayer({ side }, request.tokenizer, prices, { registry }).replay(request.file);
+		replayed = new Replayer({ side }, request.units, prices, { registry }).replay(request.file);
 	} catch (error) {
 		return { ok: false, error: (error as Error).message };
 	}

@@ -1,7 +1,8 @@
 /**
  * The tokens of each call's context, counted as `inspect` counts them (the
  * system prompt, then each provider-ready message's text, images not
- * included), and the prefix it shares with the previous call's context.
+ * included, a hidden reasoning at the size its log records), and the prefix
+ * it shares with the previous call's context.
  *
  * Each message is counted once: by its object (an entry's message is the
  * same object from one projection to the next), else by its entry (a
@@ -14,6 +15,7 @@ import { stubsOf, type VirtualizedResult } from "../render/stubs.js";
 import type { ContextMessage } from "../session/messages.js";
 import type { TemplateSet } from "../templates/set.js";
 import { contentOf } from "../text/content.js";
+import { hiddenReasoning, withoutThinking } from "../text/reasoning.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import type { CallContext } from "./walk.js";
 
@@ -55,6 +57,11 @@ export class CallCounter {
 		private readonly set: TemplateSet,
 		private readonly tokenizer: Tokenizer,
 	) {}
+
+	/** Forgets the last call counted: the next shares no prefix with it (another counter counted the calls between). */
+	forget(): void {
+		this.previous = undefined;
+	}
 
 	/** Counts `call`, whose previous call (if any) was the last one given. */
 	count(call: CallContext): CountedCall {
@@ -118,7 +125,7 @@ export class CallCounter {
 		const own = this.byObject.get(message) ?? this.byEntry.get(entryId);
 		if (own !== undefined && (!stub || own.sent >= 0)) return own;
 		const llm = convertMessage(message, this.set);
-		const wholeTokens = own?.whole ?? (llm === undefined ? 0 : this.text(llm.content));
+		const wholeTokens = own?.whole ?? (llm === undefined ? 0 : this.message(llm));
 		let sent = -1; // not asked yet
 		if (listing !== undefined) {
 			// The stub as a bundle listing it converts it: the one way a stub is made.
@@ -138,6 +145,13 @@ export class CallCounter {
 
 	private text(content: unknown): number {
 		return this.tokenizer.count(contentOf(content).text);
+	}
+
+	/** A provider-ready message's tokens: its text, a hidden reasoning at its recorded size. */
+	private message(llm: { content: unknown }): number {
+		const reasoning = hiddenReasoning(llm);
+		if (reasoning === undefined) return this.text(llm.content);
+		return this.text(withoutThinking(llm.content)) + reasoning;
 	}
 }
 

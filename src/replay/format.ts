@@ -5,6 +5,7 @@
  * one column per session).
  */
 import { escapeControl, failureLine, paint } from "../text/terminal.js";
+import type { FamilyCalibration } from "./calibrate.js";
 import { chart } from "./chart.js";
 import type { Fit } from "./fit.js";
 import type { ReplayChange, ReplayTotal, SessionReplay } from "./replay.js";
@@ -27,21 +28,29 @@ export function formatSession(r: SessionReplay, color: boolean): string {
 	const lines = [
 		c.bold(`═══ ${file} · set ${escapeControl(r.set)} · ${plural(r.total.calls, "call")}`),
 	];
-	lines.push(`  ${totalText(r.total)}`);
+	const unit = unitOf(Object.keys(r.units));
+	lines.push(`  ${totalText(r.total, unit)}`);
 	lines.push(`  recorded fit: ${fitText(r.recordedFit)}`);
 	if (r.vs !== undefined) {
-		lines.push(`  vs ${escapeControl(r.vs.set)}: ${totalText(r.vs.total)}`);
-		lines.push(`  change: ${changeText(r.vs.change)}`);
+		lines.push(`  vs ${escapeControl(r.vs.set)}: ${totalText(r.vs.total, unit)}`);
+		lines.push(`  change: ${changeText(r.vs.change, unit)}`);
 	}
 	return `${lines.join("\n")}\n`;
 }
 
-function totalText(t: ReplayTotal): string {
-	return `context ${int(t.contextTokens)} tokens: cached ${int(t.cachedTokens)} (${percent(t.cachedTokens, t.contextTokens)}), new ${int(t.newTokens)}; output ${int(t.outputTokens)}; cost ${dollars(t.cost)}`;
+/** How a list of units is named in a figure: `o200k tokens`, `claude~ tokens`, `tokens (claude~, o200k)`. */
+function unitOf(units: readonly string[]): string {
+	if (units.length === 0) return "tokens";
+	if (units.length === 1) return `${escapeControl(units[0] as string)} tokens`;
+	return `tokens (${units.map(escapeControl).join(", ")})`;
 }
 
-function changeText(d: ReplayChange): string {
-	return `context ${signed(d.contextTokens)}, cached ${signed(d.cachedTokens)}, new ${signed(d.newTokens)} tokens; cost ${signedDollars(d.cost)}`;
+function totalText(t: ReplayTotal, unit: string): string {
+	return `context ${int(t.contextTokens)} ${unit}: cached ${int(t.cachedTokens)} (${percent(t.cachedTokens, t.contextTokens)}), new ${int(t.newTokens)}; output ${int(t.outputTokens)}; cost ${dollars(t.cost)}`;
+}
+
+function changeText(d: ReplayChange, unit: string): string {
+	return `context ${signed(d.contextTokens)}, cached ${signed(d.cachedTokens)}, new ${signed(d.newTokens)} ${unit}; cost ${signedDollars(d.cost)}`;
 }
 
 function fitText(f: Fit | null): string {
@@ -57,15 +66,19 @@ export function formatSummary(
 	results: readonly SessionReplay[],
 	color: boolean,
 ): string {
+	const unit = unitOf(Object.keys(summary.units));
 	const lines = [
-		`${plural(summary.sessions, "session")}${summary.failed > 0 ? ` (${summary.failed} failed)` : ""}, ${plural(summary.calls, "call")}: context ${int(summary.contextTokens)} tokens, cached ${int(summary.cachedTokens)} (${percent(summary.cachedTokens, summary.contextTokens)}), new ${int(summary.newTokens)}, output ${int(summary.outputTokens)}`,
+		`${plural(summary.sessions, "session")}${summary.failed > 0 ? ` (${summary.failed} failed)` : ""}, ${plural(summary.calls, "call")}: context ${int(summary.contextTokens)} ${unit}, cached ${int(summary.cachedTokens)} (${percent(summary.cachedTokens, summary.contextTokens)}), new ${int(summary.newTokens)}, output ${int(summary.outputTokens)}`,
 		`cost: ${dollars(summary.cost)}${summary.cost !== null && summary.costedSessions < summary.sessions - summary.failed ? ` (over the ${plural(summary.costedSessions, "session")} whose every call is priced)` : ""}`,
 	];
 	for (const [provider, fit] of Object.entries(summary.recordedFit)) {
 		lines.push(`recorded fit, ${escapeControl(provider)}: ${fitText(fit)}`);
 	}
 	if (summary.vs !== undefined) {
-		lines.push(`vs ${escapeControl(summary.vs.set)}: ${changeText(summary.vs.change)}`);
+		lines.push(`vs ${escapeControl(summary.vs.set)}: ${changeText(summary.vs.change, unit)}`);
+	}
+	for (const [name, label] of Object.entries(summary.units)) {
+		lines.push(`${escapeControl(name)}: ${escapeControl(label)}`);
 	}
 	const ok = results.filter((r) => r.error === undefined);
 	const lone = ok.length === 1 ? ok[0] : undefined;
@@ -75,4 +88,19 @@ export function formatSummary(
 			: ok.map((r) => ({ cached: r.total.cachedTokens, fresh: r.total.newTokens }));
 	const picture = chart(bars, { color, label: lone !== undefined ? "call" : "session" });
 	return `${lines.join("\n")}\n${picture === "" ? "" : `\n${picture}`}`;
+}
+
+/** What `replay --calibrate` prints: per family, the pairs, the ratio before and after, the factor. */
+export function formatCalibration(families: readonly FamilyCalibration[], file: string): string {
+	const ratio = (r: number | null) => (r === null ? "–" : r.toFixed(3));
+	const lines = [`family            pairs  recorded/ours before  factor  after`];
+	for (const f of families) {
+		if (f.pairs === 0) continue;
+		const factor = f.factor === undefined ? "exact" : String(f.factor);
+		lines.push(
+			`${escapeControl(f.family).padEnd(16)} ${String(f.pairs).padStart(6)}  ${ratio(f.before).padStart(20)}  ${factor.padStart(6)}  ${ratio(f.after).padStart(5)}`,
+		);
+	}
+	lines.push(`table written to ${escapeControl(file)}`);
+	return `${lines.join("\n")}\n`;
 }

@@ -3,7 +3,7 @@
  * command line's `cli/pool.ts`): what a thread needs, sent to each, and the
  * replayer it makes once.
  */
-import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
+import { Units, type UnitsSpec } from "../measure/units.js";
 import type { PriceTable } from "./prices.js";
 import { Replayer, type ReplaySide, type SessionReplay } from "./replay.js";
 
@@ -11,7 +11,8 @@ import { Replayer, type ReplaySide, type SessionReplay } from "./replay.js";
 export interface ReplayInit {
 	side: ReplaySide;
 	vs?: ReplaySide;
-	tokenizer: TokenizerName;
+	/** How tokens are counted: an encoding, or a units table (per model). */
+	units: UnitsSpec;
 	prices: PriceTable;
 	strict: boolean;
 }
@@ -20,7 +21,7 @@ export interface ReplayInit {
 export function replayerOf(init: ReplayInit): Replayer {
 	return new Replayer(
 		init.vs === undefined ? { side: init.side } : { side: init.side, vs: init.vs },
-		loadTokenizerSync(init.tokenizer),
+		new Units(init.units),
 		init.prices,
 		{ strict: init.strict },
 	);

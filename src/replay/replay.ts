@@ -6,6 +6,7 @@
  * be read is its `error`, not a throw, so a folder goes on.
  */
 import { ContextError, type Diagnostic } from "../errors.js";
+import { Units } from "../measure/units.js";
 import { compileTemplateSet } from "../templates/compile.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import type { TemplateSet } from "../templates/set.js";
@@ -34,6 +35,8 @@ export interface ReplayCall {
 	outputTokens: number | null;
 	recorded: Recorded | null;
 	cost: number | null;
+	/** The unit of the call's token figures: an encoding (`o200k`) or a family's estimate (`claude~`). */
+	unit: string;
 }
 
 /** A list of calls summed. */
@@ -64,24 +67,38 @@ export interface SessionReplay {
 	recordedFit: Fit | null;
 	vs?: { set: string; calls: ReplayCall[]; total: ReplayTotal; change: ReplayChange };
 	error?: string;
-	/** For the summary and stderr, not the report: models with no price, growth pairs by provider, warnings. */
+	/** The units of the session's token figures, each with what it means. */
+	units: Record<string, string>;
+	/**
+	 * For the summary and stderr, not the report: models with no price,
+	 * growth pairs by provider and by family of the units table, warnings.
+	 */
 	notes: {
 		unpriced: string[];
-		growth: { provider: string; pairs: [number, number][] }[];
+		growth: GrowthGroup[];
 		diagnostics: Diagnostic[];
 	};
+}
+
+/** The growth pairs of one provider's calls of one model family (`""`: none of the table's). */
+export interface GrowthGroup {
+	provider: string;
+	family: string;
+	pairs: [number, number][];
 }
 
 /** Replays sessions, keeping one registry per side. */
 export class Replayer {
 	private readonly registries = new Map<string, TemplateRegistry>();
+	private readonly units: Units;
 
 	constructor(
 		private readonly sides: { side: ReplaySide; vs?: ReplaySide },
-		private readonly tokenizer: Tokenizer,
+		units: Units | Tokenizer,
 		private readonly prices: PriceTable,
 		private readonly options: { strict?: boolean; registry?: TemplateRegistry } = {},
 	) {
+		this.units = Units.of(units);
 		// A caller's registry (the preview's working copy of the sets) serves its own folder.
 		if (options.registry !== undefined) this.registries.set(options.registry.dir, options.registry);
 	}
@@ -89,22 +106,24 @@ export class Replayer {
 	/** The replay of one session; a failure to read or render it is its `error`. */
 	replay(file: string): SessionReplay {
 		const notes: SessionReplay["notes"] = { unpriced: [], growth: [], diagnostics: [] };
-		const empty = { calls: [], total: totalOf([]), recordedFit: null };
+		const empty = { calls: [], total: totalOf([]), recordedFit: null, units: {} };
 		try {
 			const walk = new SessionWalk(file, this.options);
 			const main = this.setFor(walk, this.sides.side);
-			const calls = this.run(walk, main, notes, true);
+			const units: Record<string, string> = {};
+			const calls = this.run(walk, main, notes, units);
 			const out: SessionReplay = {
 				file,
 				set: this.sides.side.label ?? main.version,
 				calls,
 				total: totalOf(calls),
 				recordedFit: fitOf(notes.growth.flatMap((g) => g.pairs)),
+				units,
 				notes,
 			};
 			if (this.sides.vs !== undefined) {
 				const other = this.setFor(walk, this.sides.vs);
-				const vsCalls = this.run(walk, other, notes, false);
+				const vsCalls = this.run(walk, other, notes);
 				const total = totalOf(vsCalls);
 				out.vs = {
 					set: this.sides.vs.label ?? other.version,
@@ -121,19 +140,33 @@ export class Replayer {
 		}
 	}
 
-	/** Every call of `walk` under `set`; with `fit`, the growth pairs go to `notes`. */
+	/**
+	 * Every call of `walk` under `set`, each counted in its model's units;
+	 * with `units` (the first side), the units met and the growth pairs go
+	 * to the caller. A call whose units differ from the previous call's
+	 * shares no prefix with it (a provider caches per model).
+	 */
 	private run(
 		walk: SessionWalk,
 		set: TemplateSet,
 		notes: SessionReplay["notes"],
-		fit: boolean,
+		units?: Record<string, string>,
 	): ReplayCall[] {
-		const counter = new CallCounter(set, this.tokenizer);
+		const counters = new Map<string, CallCounter>();
 		const calls: ReplayCall[] = [];
-		const points: (FitPoint & { provider: string })[] = [];
+		const points: (FitPoint & { provider: string; family: string })[] = [];
+		let unit = "";
 		for (const call of walk.walk(set)) {
-			const counted = counter.count(call);
 			const { model, provider } = modelOf(call, walk);
+			const tokenizer = this.units.forModel(model);
+			let counter = counters.get(tokenizer.name);
+			if (counter === undefined) {
+				counter = new CallCounter(set, tokenizer);
+				counters.set(tokenizer.name, counter);
+			} else if (tokenizer.name !== unit) counter.forget();
+			unit = tokenizer.name;
+			if (units !== undefined) units[unit] = tokenizer.label;
+			const counted = counter.count(call);
 			const recorded = recordedOf(call.answer.usage);
 			const outputTokens = recorded?.output ?? null;
 			let cost: number | null = null;
@@ -154,22 +187,26 @@ export class Replayer {
 				outputTokens,
 				recorded,
 				cost,
+				unit,
 			});
 			points.push({
 				context: counted.wholeTokens,
 				prompt: recordedPrompt(recorded),
 				provider: provider ?? "(unknown)",
+				family: this.units.familyOf(model)?.family ?? "",
 			});
 		}
-		// Pairs are grouped by the provider of the later call of each pair.
-		if (fit) {
+		// Pairs are grouped by the provider and family of the later call of each pair.
+		if (units !== undefined) {
 			for (let i = 1; i < points.length; i++) {
-				const later = points[i] as FitPoint & { provider: string };
+				const later = points[i] as (typeof points)[number];
 				const pair = growths([points[i - 1] as FitPoint, later])[0];
 				if (pair === undefined) continue;
-				let group = notes.growth.find((g) => g.provider === later.provider);
+				let group = notes.growth.find(
+					(g) => g.provider === later.provider && g.family === later.family,
+				);
 				if (group === undefined) {
-					group = { provider: later.provider, pairs: [] };
+					group = { provider: later.provider, family: later.family, pairs: [] };
 					notes.growth.push(group);
 				}
 				group.pairs.push(pair);

@@ -24,6 +24,8 @@ export interface ReplaySummary {
 	unpriced: string[];
 	/** The fit of every session's growth pairs pooled, per provider. */
 	recordedFit: Record<string, Fit>;
+	/** The units of the token figures, each with what it means. */
+	units: Record<string, string>;
 	vs?: { set: string; change: ReplayChange; costedSessions: number };
 }
 
@@ -57,6 +59,7 @@ export function summarize(results: readonly SessionReplay[]): ReplaySummary {
 		costedSessions: costed.length,
 		unpriced: [...new Set(ok.flatMap((r) => r.notes.unpriced))].sort(),
 		recordedFit,
+		units: Object.assign({}, ...ok.map((r) => r.units)),
 	};
 	const compared = ok.filter((r) => r.vs !== undefined);
 	const first = compared[0]?.vs;

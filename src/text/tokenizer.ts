@@ -2,9 +2,11 @@
  * Token counters. `o200k` and `cl100k` are OpenAI's encodings as
  * `gpt-tokenizer` implements them: exact for the models that use them, an
  * estimate for every other model family. `chars` is the usual rule of thumb
- * (four characters a token) for when no tokenizer fits. The encodings are
- * large tables, loaded on first use only, so commands that never count
- * tokens never pay for them.
+ * (four characters a token) for when no tokenizer fits. A scaled counter
+ * (o200k times a family's factor) estimates the units of a model whose own
+ * tokenizer is not published; `measure/units.ts` picks one per model. The
+ * encodings are large tables, loaded on first use only, so commands that
+ * never count tokens never pay for them.
  */
 import { createRequire } from "node:module";
 
@@ -13,10 +15,11 @@ export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
 
 /** Counts the tokens of a text. */
 export interface Tokenizer {
-	name: TokenizerName;
+	/** The unit its counts are in: an encoding (`o200k`), or a model family's estimate (`claude~`). */
+	name: string;
 	/** What the counts mean, for people (which encoding; estimate or not). */
 	label: string;
-	/** Exact for the models of this encoding; false for a rule of thumb. */
+	/** Exact for the models of this encoding; false for an estimate. */
 	exact: boolean;
 	count(text: string): number;
 }
@@ -71,6 +74,26 @@ export function loadTokenizerSync(name: TokenizerName = "o200k"): Tokenizer {
 	}
 	loaded.set(name, tokenizer);
 	return tokenizer;
+}
+
+/**
+ * A model family's estimate: `base`'s count times `factor`, rounded, for a
+ * model whose own tokenizer is not published. Named `NAME~` (an estimate in
+ * that family's units).
+ */
+export function scaledTokenizer(
+	base: Tokenizer,
+	family: string,
+	factor: number,
+	label: string,
+): Tokenizer {
+	if (factor === 1) return { name: `${family}~`, label, exact: false, count: base.count };
+	return {
+		name: `${family}~`,
+		label,
+		exact: false,
+		count: (text) => Math.round(base.count(text) * factor),
+	};
 }
 
 /** {@link loadTokenizerSync}, for callers that would rather not block. */

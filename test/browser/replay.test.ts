@@ -8,9 +8,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readUnits, Units } from "../../src/measure/units.js";
 import { readPrices } from "../../src/replay/prices.js";
 import { Replayer } from "../../src/replay/replay.js";
-import { loadTokenizerSync } from "../../src/text/tokenizer.js";
 import { scratch } from "../support/preview.js";
 import { assistant, HEADER, user } from "../support/session.js";
 import { HAVE_CHROMIUM, launch, type Preview, ROOT, startPreviewCli } from "./support.js";
@@ -77,7 +77,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
 			await page.waitForSelector("#replay[data-state='ok'] .replay-chart");
 			const expected = new Replayer(
 				{ side: { templates: paths.templates } },
-				loadTokenizerSync("o200k"),
+				new Units({ table: readUnits() }),
 				readPrices(),
 			).replay(file);
 			expect(await bars("cached")).toEqual(expected.calls.map((c) => c.cachedTokens));

@@ -46,7 +46,16 @@ describe("diff over many sessions", () => {
 		rewrite(join(dir, "templates", next, "harness.hbs"), (t) =>
 			withVersion(editLastLine(t, EDIT), bumped(versionOf(t))),
 		);
-		const args = ["diff", "test/fixtures/examples", "--from", NEWEST, "--to", next];
+		const args = [
+			"diff",
+			"test/fixtures/examples",
+			"--from",
+			NEWEST,
+			"--to",
+			next,
+			"--tokenizer",
+			"o200k",
+		];
 		const run = await cli(dir, ...args, "--templates", "templates");
 		expect(run.code, run.stderr).toBe(0);
 		expect(count(run.stdout, `${EDIT}\n`)).toBe(1);

@@ -274,6 +274,7 @@ describe("groupHunks and formatGroups", () => {
 			file,
 			changed: indices.map(part),
 			tokenDelta: indices.length,
+			unit: "o200k",
 			virtualized: { from: none, to: none },
 			warnings: [],
 		});
@@ -292,6 +293,7 @@ describe("summarize", () => {
 			changed:
 				to === from ? [] : [{ section: "harness", tokensFrom: from, tokensTo: to, diff: "" }],
 			tokenDelta: to - from,
+			unit: "o200k",
 			virtualized: { from: { results: 0, saved: 0 }, to: { results: 1, saved: from * 100 } },
 			warnings:
 				from === 7

@@ -12,7 +12,7 @@ describe("inspect --format json", () => {
 		const result = await runCli(["inspect", FRAMINGS, "--format", "json"]);
 		expect(result.code, result.stderr).toBe(0);
 		const json = JSON.parse(result.stdout);
-		expect(json.tokenizer).toMatchObject({ name: "o200k", exact: true });
+		expect(Object.keys(json.tokenizer)).toEqual(["name", "label", "exact"]);
 		expect(Object.keys(json.systemPrompt)).toEqual(
 			expect.arrayContaining(["chars", "tokens", "sections"]),
 		);
@@ -28,6 +28,11 @@ describe("inspect --format json", () => {
 		}
 		expect(Object.keys(json.total)).toEqual(["chars", "tokens"]);
 		expect(json).toHaveProperty("recordedUsage");
+	});
+
+	it("--tokenizer o200k counts every model in o200k, exactly", async () => {
+		const result = await runCli(["inspect", FRAMINGS, "--format", "json", "--tokenizer", "o200k"]);
+		expect(JSON.parse(result.stdout).tokenizer).toMatchObject({ name: "o200k", exact: true });
 	});
 
 	it("--tokenizer chars labels its counts as an estimate", async () => {
@@ -69,7 +74,7 @@ describe("inspect: usage", () => {
 		[["inspect"], /missing <session.jsonl>/],
 		[
 			["inspect", FRAMINGS, "--tokenizer", "llama"],
-			/--tokenizer must be one of o200k, cl100k, chars/,
+			/--tokenizer must be auto, o200k, cl100k, chars or a table file/,
 		],
 		[["inspect", FRAMINGS, "--format", "yaml"], /--format must be text or json/],
 	])("%j is wrong usage (exit 2)", async (argv, message) => {

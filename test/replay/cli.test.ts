@@ -31,7 +31,7 @@ describe("replay --format json", () => {
 		const json = JSON.parse(result.stdout);
 		expect(Object.keys(json)).toEqual(["sessions", "summary"]);
 		const [session] = json.sessions;
-		expect(Object.keys(session)).toEqual(["file", "set", "calls", "total", "recordedFit"]);
+		expect(Object.keys(session)).toEqual(["file", "set", "calls", "total", "recordedFit", "units"]);
 		expect(Object.keys(session.calls[0])).toEqual([
 			"index",
 			"entryId",
@@ -42,6 +42,7 @@ describe("replay --format json", () => {
 			"outputTokens",
 			"recorded",
 			"cost",
+			"unit",
 		]);
 		expect(Object.keys(session.total)).toEqual([
 			"calls",

@@ -5,11 +5,11 @@
  * unknown session named as such.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { readUnits, Units } from "../../src/measure/units.js";
 import { type PreviewServer, startPreview } from "../../src/preview/server.js";
 import { replayBars } from "../../src/replay/bars.js";
 import { readPrices } from "../../src/replay/prices.js";
 import { Replayer } from "../../src/replay/replay.js";
-import { loadTokenizerSync } from "../../src/text/tokenizer.js";
 import { rawGet, scratch } from "../support/preview.js";
 
 describe("/api/replay", () => {
@@ -41,7 +41,7 @@ describe("/api/replay", () => {
 		expect(answer.ok, answer.error).toBe(true);
 		const expected = new Replayer(
 			{ side: { templates: paths.templates } },
-			loadTokenizerSync("o200k"),
+			new Units({ table: readUnits() }),
 			readPrices(),
 		).replay(`${paths.sessions}/${session}`);
 		expect(answer.calls.length).toBeGreaterThan(0);
