@@ -5,7 +5,7 @@ import { delimiter, join, resolve } from "node:path";
 import { startPreview } from "../preview/server.js";
 import { replayBars } from "../replay/bars.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { choiceOption, defineCommand, HELP_OPTION, templatesOption } from "./io.js";
+import { defineCommand, HELP_OPTION, templatesOption } from "./io.js";
 import { TOKENIZER_HELP, unitsOption } from "./units-option.js";
 import { usageError } from "./usage.js";
 
