@@ -128,6 +128,7 @@ describe("reports folding a value per message or per call", () => {
 			file: "large.jsonl",
 			changed,
 			tokenDelta: 0,
+			unit: "o200k",
 			virtualized: { from: { results: 0, saved: 0 }, to: { results: 0, saved: 0 } },
 			warnings: [],
 		};
@@ -154,7 +155,12 @@ describe("reports folding a value per message or per call", () => {
 				cost: null,
 			},
 			recordedFit: null,
-			notes: { unpriced: [], growth: [{ provider: "anthropic", pairs }], diagnostics: [] },
+			units: {},
+			notes: {
+				unpriced: [],
+				growth: [{ provider: "anthropic", family: "claude", pairs }],
+				diagnostics: [],
+			},
 		} satisfies SessionReplay;
 		const fit = summarize([session]).recordedFit.anthropic;
 		expect(fit?.calls).toBe(MESSAGES);
