@@ -13,6 +13,7 @@
  * only for a result its byte bounds cannot settle.
  */
 import { ContextError } from "../errors.js";
+import { freezeMessage } from "../session/freeze.js";
 import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import { STUB, type TemplateSet } from "../templates/set.js";
 import { loadTokenizerSync } from "../text/tokenizer.js";
@@ -189,8 +190,10 @@ function stubOf(message: ContextMessage, v: Virtualization, set: TemplateSet): S
 		head: neutralize(view.head.replace(/\n$/, ""), set.markers),
 		tail: neutralize(view.tail.replace(/\n$/, ""), set.markers),
 	});
+	// Frozen: the stub is cached with the session, and every later conversion hands out the same one.
+	const content = [{ type: "text", text }, ...v.keptImages];
 	return {
-		message: { ...(message as LlmMessage), content: [{ type: "text", text }, ...v.keptImages] },
+		message: freezeMessage({ ...(message as LlmMessage), content }),
 		listing: {
 			entryId: view.entryId,
 			toolCallId: String(view.toolCallId ?? ""),
