@@ -187,7 +187,7 @@ describe("diff over a corpus with a broken session", () => {
 		);
 		expect(code).toBe(1);
 		const broken = json.sessions.find((s: { file: string }) => s.file.endsWith("broken.jsonl"));
-		expect(broken.error).toMatch(/broken\.jsonl:1:\d+: /);
+		expect(broken.error).toMatch(/broken\.jsonl:1(:\d+)?: /);
 		expect(json.summary).toMatchObject({ sessions: 7, changed: 6, failed: 1 });
 	});
 
@@ -197,7 +197,7 @@ describe("diff over a corpus with a broken session", () => {
 			corpus,
 		);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(/^✗ nested\/broken\.jsonl:1:\d+: /m);
+		expect(result.stderr).toMatch(/^✗ nested\/broken\.jsonl:1(:\d+)?: /m);
 		expect(count(result.stderr, "broken.jsonl")).toBe(1);
 	});
 
