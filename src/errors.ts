@@ -46,7 +46,6 @@ export const LIBRARY_ERROR_CODES = [
 	"too_large",
 	"unknown_format",
 	"bad_options",
-	"bad_tools",
 	"internal",
 ] as const;
 

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULT_MAX_TOKENS, type Provider } from "../eval/settings.js";
 import { ioError } from "../log/read.js";
-import { parseToolsManifest, type ToolDefinition } from "../templates/tools-manifest.js";
+import { parseToolsManifest, type ToolDefinition } from "../view/tools-manifest.js";
 import type { Io } from "./io.js";
 import { usageError } from "./usage.js";
 

@@ -8,8 +8,8 @@
 import { basename } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
 import type { PriceTable } from "../replay/prices.js";
-import type { ToolDefinition } from "../templates/tools-manifest.js";
 import type { Tokenizer } from "../text/tokenizer.js";
+import type { ToolDefinition } from "../view/tools-manifest.js";
 import type { AssertTests } from "./assertions.js";
 import { cacheKey, ResponseCache } from "./cache.js";
 import type { CallSelection } from "./calls.js";

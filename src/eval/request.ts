@@ -6,7 +6,7 @@
  * what `eval` sends, and a test can hold one against the other.
  */
 import type { LlmMessage } from "../session/messages.js";
-import type { ToolDefinition } from "../templates/tools-manifest.js";
+import type { ToolDefinition } from "../view/tools-manifest.js";
 import { anthropicBody } from "./anthropic-request.js";
 import { openaiBody } from "./openai-request.js";
 import type { RequestBody, RequestContext, RequestSettings } from "./settings.js";

@@ -5,7 +5,7 @@
  */
 import { ContextError } from "../errors.js";
 import type { LlmMessage } from "../session/messages.js";
-import type { ToolDefinition } from "../templates/tools-manifest.js";
+import type { ToolDefinition } from "../view/tools-manifest.js";
 
 /** The providers eval speaks to, each through its official SDK. */
 export const PROVIDERS = ["anthropic", "openai"] as const;
