@@ -11,6 +11,7 @@ import type { Diagnostic } from "../errors.js";
 import { templateBudgets } from "../measure/budget.js";
 import type { ContextSize } from "../measure/measure.js";
 import { Measuring, measureLoaded } from "../measure/session.js";
+import { readUnits, Units } from "../measure/units.js";
 import { convertMessage } from "../render/convert.js";
 import { stubsOf } from "../render/stubs.js";
 import { budgetErrors } from "../rules/budgets.js";
@@ -23,6 +24,8 @@ import { checkSet } from "./diagnostics.js";
 /** One template's largest rendering over the fixtures. */
 export interface TemplateSize {
 	tokens: number;
+	/** The unit of `tokens`: the fixture's model's (`o200k`, `claude~`). */
+	unit: string;
 	fixture: string;
 	budget?: number;
 }
@@ -63,7 +66,7 @@ export function measureSet(
 	const cached = measured.get(key);
 	if (cached !== undefined) return cached;
 	if (checkSet(source, fingerprint).length > 0) return undefined;
-	const tokenizer = loadTokenizerSync("o200k");
+	const tokenizer = new Units({ table: readUnits() });
 	const t = target(root, sets);
 	const sizes: SetMeasure["sizes"] = [];
 	for (const fixture of fixtures) {
@@ -75,12 +78,14 @@ export function measureSet(
 		}
 	}
 	const largest = new Map<string, TemplateSize>();
+	let unit = "";
 	const note = (template: string, tokens: number, fixture: string, budget?: number) => {
 		const seen = largest.get(template);
 		if (seen === undefined || tokens > seen.tokens)
-			largest.set(template, { tokens, fixture, ...(budget === undefined ? {} : { budget }) });
+			largest.set(template, { tokens, unit, fixture, ...(budget === undefined ? {} : { budget }) });
 	};
 	for (const { fixture, size } of sizes) {
+		unit = size.tokenizer.name;
 		note("system", size.systemPrompt.tokens, fixture, size.systemPrompt.budget);
 		for (const s of size.systemPrompt.sections) {
 			note(s.template, s.tokens, fixture, s.budget);

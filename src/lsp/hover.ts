@@ -40,7 +40,7 @@ export function sizeLine(name: string, sizes: SizeInfo): string {
 		return "Size on the fixtures: not measured yet (the set must check first).";
 	if (size === undefined) return `\`${name}\` writes nothing on the fixture sessions.`;
 	const budget = size.budget === undefined ? "no budget declared" : `budget ${size.budget} tokens`;
-	return `Size on the fixtures: up to **${size.tokens} tokens** (o200k), in ${sizes.show(size.fixture)}; ${budget}.`;
+	return `Size on the fixtures: up to **${size.tokens} tokens** (${size.unit}), in ${sizes.show(size.fixture)}; ${budget}.`;
 }
 
 /** The hover at `offset` of template `name`. */

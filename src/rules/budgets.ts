@@ -14,13 +14,16 @@ export interface BudgetOverrun {
 	what: string;
 	tokens: number;
 	budget: number;
+	/** The unit of `tokens` (the fixture's model's: `o200k`, `claude~`). */
+	unit: string;
 }
 
 /** Every rendering of `size` over its template's budget. */
 export function overBudget(size: ContextSize): BudgetOverrun[] {
 	const out: BudgetOverrun[] = [];
 	const check = (template: string, what: string, tokens: number, budget: number | undefined) => {
-		if (budget !== undefined && tokens > budget) out.push({ template, what, tokens, budget });
+		if (budget !== undefined && tokens > budget)
+			out.push({ template, what, tokens, budget, unit: size.tokenizer.name });
 	};
 	const system = size.systemPrompt;
 	check("system", "the system prompt", system.tokens, system.budget);
@@ -44,7 +47,7 @@ export function budgetDiagnostic(
 	return {
 		severity: "error",
 		code: "over_budget",
-		message: `${overrun.template} is over its budget of ${budget.tokens} tokens: ${overrun.what} of ${fixture} takes ${overrun.tokens} (o200k)`,
+		message: `${overrun.template} is over its budget of ${budget.tokens} tokens: ${overrun.what} of ${fixture} takes ${overrun.tokens} (${overrun.unit})`,
 		file: budget.file,
 		line: budget.line,
 		column: budget.column,

@@ -30,7 +30,7 @@ export const FrontMatterSchema = z.strictObject({
 		.strictObject({ tokens: z.number().int().positive() })
 		.optional()
 		.describe(
-			"The most tokens (o200k) this template's rendering may take in any fixture; `build` checks it.",
+			"The most tokens this template's rendering may take in any fixture, in the units of the fixture's model (as `--tokenizer auto` counts them); `build` checks it.",
 		),
 	virtualize: VirtualizePolicySchema.optional().describe(
 		"`tool-result-stub` only: the virtualization policy of the set.",

@@ -202,6 +202,8 @@ describe("lsp completion and hover", () => {
 				position: { line: 1, character: 1 },
 			})) as { contents: { value: string } };
 		}
-		expect(size.contents.value).toMatch(/up to \*\*\d+ tokens\*\* \(o200k\), in .*1-normal\.jsonl/);
+		expect(size.contents.value).toMatch(
+			/up to \*\*\d+ tokens\*\* \([\w.-]+~?\), in .*1-normal\.jsonl/,
+		);
 	});
 });
