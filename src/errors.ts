@@ -86,6 +86,7 @@ export const TOOL_CODES = [
 	"missing_key",
 	"max_cost",
 	"bad_units",
+	"shadowed_price",
 ] as const;
 
 /** A code the library's callers can get, as an error or a warning. */

@@ -13,7 +13,7 @@ import { formatJunit } from "../eval/junit.js";
 import { type EvalReport, failed } from "../eval/report.js";
 import { parseModel } from "../eval/settings.js";
 import { ioError } from "../log/read.js";
-import { DEFAULT_PRICES_FILE, readPrices } from "../replay/prices.js";
+import { Prices, readPrices } from "../replay/prices.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { escapeControl } from "../text/terminal.js";
 import { loadTokenizer } from "../text/tokenizer.js";
@@ -71,8 +71,8 @@ Options:
   --max-tokens N           the output cap of each request (default 4096)
   --temperature T          the sampling temperature (default: the provider's)
   --max-cost DOLLARS       refuse to send when the estimate is over it
-  --prices FILE            a price table (YAML, $ per million tokens) instead
-                           of the bundled one
+  --prices FILE            a price table (YAML, $ per million tokens) checked
+                           before the bundled price database
   --concurrency N          requests at a time (default 4)
   --cache DIR              the response cache (default: $XDG_CACHE_HOME/
                            theway-context/eval, else ~/.cache/theway-context/eval)
@@ -162,9 +162,10 @@ export const evalCommand = defineCommand(
 		const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
 		const manifest = manifestOption(values.tools, io);
 		const tests = assertionsOption(values.assert, io);
-		const prices = readPrices(
-			values.prices === undefined ? DEFAULT_PRICES_FILE : resolve(io.cwd, values.prices),
-		);
+		const table =
+			values.prices === undefined ? undefined : readPrices(resolve(io.cwd, values.prices));
+		if (values.quiet !== true) for (const d of table?.warnings ?? []) printDiagnostic(io, d);
+		const prices = new Prices(table);
 		for (const side of sides) await checkSide(side);
 		const say = (line: string) => {
 			if (values.quiet !== true || /estimate/.test(line)) io.stderr(`eval: ${line}\n`);

@@ -8,12 +8,12 @@ import { ioError } from "../log/read.js";
 import { calibrate, uncalibrated } from "../replay/calibrate.js";
 import { formatCalibration, formatSession, formatSummary } from "../replay/format.js";
 import { createTask, type ReplayInit } from "../replay/pool.js";
-import { DEFAULT_PRICES_FILE, readPrices } from "../replay/prices.js";
+import { PRICE_DATABASE, readPrices } from "../replay/prices.js";
 import type { ReplaySide } from "../replay/replay.js";
 import { summarize } from "../replay/summary.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { escapeControl } from "../text/terminal.js";
-import { checkSide, isDirectory, sessionFiles, showResult } from "./corpus.js";
+import { checkSide, displayPath, isDirectory, sessionFiles, showResult } from "./corpus.js";
 import {
 	choiceOption,
 	defineCommand,
@@ -60,8 +60,8 @@ Options:
 ${TOKENIZER_HELP}
   --calibrate FILE         fit the table's estimates on these sessions' recorded
                            usage and write the table to FILE (for --tokenizer FILE)
-  --prices FILE            a price table (YAML, $ per million tokens) instead
-                           of the bundled one
+  --prices FILE            a price table (YAML, $ per million tokens) checked
+                           before the bundled price database
   --format text|json       text (default): totals, fit and a chart; json:
                            {"sessions": [...], "summary": {...}}
   --jobs N                 worker threads (default: one per core)
@@ -117,9 +117,9 @@ export const replayCommand = defineCommand(
 		const version = values["template-version"];
 		const side: ReplaySide = version === undefined ? { templates } : { templates, version };
 		const vs = values.vs === undefined ? undefined : vsSide(values.vs, templates, io.cwd);
-		const prices = readPrices(
-			values.prices === undefined ? DEFAULT_PRICES_FILE : resolve(io.cwd, values.prices),
-		);
+		const prices =
+			values.prices === undefined ? undefined : readPrices(resolve(io.cwd, values.prices));
+		if (values.quiet !== true) for (const d of prices?.warnings ?? []) printDiagnostic(io, d);
 		const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
 		await checkSide(side);
 		if (vs !== undefined) await checkSide(vs);
@@ -132,7 +132,7 @@ export const replayCommand = defineCommand(
 			side,
 			...(vs === undefined ? {} : { vs }),
 			units,
-			prices,
+			...(prices === undefined ? {} : { prices }),
 			strict: values.strict === true,
 		};
 		const results = await runPool(TASK, files, {
@@ -141,7 +141,10 @@ export const replayCommand = defineCommand(
 			...(progress === undefined ? {} : { progress }),
 		});
 		if (progress !== undefined) io.stderr("\r\u001b[K");
-		for (const r of results) showResult(r, io.cwd);
+		for (const r of results) {
+			showResult(r, io.cwd);
+			r.subagents = r.subagents.map((f) => displayPath(f, io.cwd));
+		}
 		if (values.quiet !== true) {
 			for (const r of results) for (const d of r.notes.diagnostics) printDiagnostic(io, d);
 		}
@@ -159,7 +162,7 @@ export const replayCommand = defineCommand(
 		const summary = summarize(results);
 		for (const model of values.quiet === true ? [] : summary.unpriced) {
 			io.stderr(
-				`replay: no price for model ${JSON.stringify(escapeControl(model))} in ${escapeControl(prices.file)}: its calls' cost is null (give a table with --prices)\n`,
+				`replay: no price for model ${JSON.stringify(escapeControl(model))} in ${escapeControl(prices === undefined ? PRICE_DATABASE : `${prices.file} or ${PRICE_DATABASE}`)}: its calls' cost is null (give a table with --prices)\n`,
 			);
 		}
 		if (format === "json") {
@@ -173,6 +176,8 @@ export const replayCommand = defineCommand(
 						total: r.total,
 						recordedFit: r.recordedFit,
 						units: r.units,
+						billed: r.billed,
+						...(r.subagents.length === 0 ? {} : { subagents: r.subagents }),
 						...(r.vs === undefined ? {} : { vs: r.vs }),
 						...(r.error === undefined ? {} : { error: r.error }),
 					})),

@@ -1,12 +1,13 @@
 /**
- * What eval's calls cost, at replay's prices: an answer's usage priced rate
+ * What eval's calls cost, at replay's prices (an override table, then the
+ * bundled price database, at the run's date): an answer's usage priced rate
  * by rate (new input, cache writes, cache reads, output), and the estimate
  * made before any request is sent, an upper bound: every input token at the
  * highest input rate the model has (the cache write's, when it has one),
  * counted as replay counts a context, plus the whole `--max-tokens` of
  * output. A model with no price has a null cost, never a guess.
  */
-import { type Price, type PriceTable, priceOf } from "../replay/prices.js";
+import type { Prices } from "../replay/prices.js";
 import { contentOf } from "../text/content.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import type { ModelChoice, RequestContext } from "./settings.js";
@@ -19,25 +20,35 @@ export interface Usage {
 	output: number;
 }
 
-/** The price of `model` in `table`, undefined when it has none. */
-export function modelPrice(table: PriceTable, model: ModelChoice): Price | undefined {
-	return priceOf(table, model.model, model.provider);
+/** One model's price on one date: what a usage costs there. */
+export interface ModelPrice {
+	/** The dollars `usage` costs. */
+	cost(usage: Usage): number;
+}
+
+/** The price of `model` on `date` (default: now), undefined when it has none. */
+export function modelPrice(
+	prices: Prices,
+	model: ModelChoice,
+	date: Date = new Date(),
+): ModelPrice | undefined {
+	const query = { provider: model.provider, model: model.model, date };
+	if (!prices.knows(model.provider, model.model, date)) return undefined;
+	return { cost: (usage) => prices.costOf({ ...query, usage }) ?? 0 };
 }
 
 /** The dollars `usage` costs at `price`. */
-export function usageCost(price: Price, usage: Usage): number {
-	const dollars =
-		usage.input * price.input +
-		usage.cacheWrite * (price.cacheWrite ?? price.input) +
-		usage.cacheRead * (price.cacheRead ?? price.input) +
-		usage.output * price.output;
-	return dollars / 1_000_000;
+export function usageCost(price: ModelPrice, usage: Usage): number {
+	return price.cost(usage);
 }
 
 /** The most a request of `inputTokens` with `maxTokens` of output can cost at `price`. */
-export function requestBound(price: Price, inputTokens: number, maxTokens: number): number {
-	const input = Math.max(price.input, price.cacheWrite ?? price.input);
-	return (inputTokens * input + maxTokens * price.output) / 1_000_000;
+export function requestBound(price: ModelPrice, inputTokens: number, maxTokens: number): number {
+	const none = { input: 0, cacheRead: 0, cacheWrite: 0, output: maxTokens };
+	return Math.max(
+		price.cost({ ...none, input: inputTokens }),
+		price.cost({ ...none, cacheWrite: inputTokens }),
+	);
 }
 
 /** A context's tokens as replay counts them: the system prompt and each message's text. */

@@ -7,7 +7,7 @@
  */
 import { basename } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
-import type { PriceTable } from "../replay/prices.js";
+import { PRICE_DATABASE, type Prices } from "../replay/prices.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import type { ToolDefinition } from "../view/tools-manifest.js";
 import type { AssertTests } from "./assertions.js";
@@ -36,7 +36,7 @@ export interface EvalOptions {
 	temperature?: number;
 	manifest?: readonly ToolDefinition[];
 	tests: AssertTests;
-	prices: PriceTable;
+	prices: Prices;
 	maxCost?: number;
 	concurrency: number;
 	/** The cache folder; undefined: no cache. */
@@ -131,7 +131,7 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
 		if (estimate.dollars === null) {
 			throw new ContextError(
 				"max_cost",
-				`no price for model ${o.model.model} in ${o.prices.file}: the run cannot be held to --max-cost; nothing sent`,
+				`no price for model ${o.model.model} in ${o.prices.overrides === undefined ? PRICE_DATABASE : `${o.prices.overrides.file} or ${PRICE_DATABASE}`}: the run cannot be held to --max-cost; nothing sent`,
 			);
 		}
 		if (estimate.dollars > o.maxCost) {

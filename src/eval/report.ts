@@ -5,12 +5,11 @@
  * then the flips between the two sets and a summary. What `--format json`
  * prints; the text, markdown and JUnit forms are made from it.
  */
-import type { Price } from "../replay/prices.js";
 import { type AssertionResult, type AssertTests, checkAnswer } from "./assertions.js";
 import type { Answer } from "./client.js";
 import { choiceOf, type SameAsRecorded, sameAs } from "./compare.js";
 import type { PreparedCall, Recorded } from "./contexts.js";
-import { usageCost } from "./cost.js";
+import { type ModelPrice, usageCost } from "./cost.js";
 import type { JobResult } from "./run.js";
 
 /** One request's outcome. */
@@ -80,7 +79,7 @@ export interface ReportInput {
 	/** Index for index with {@link jobOrder}'s jobs. */
 	results: readonly (JobResult | undefined)[];
 	tests: AssertTests;
-	price: Price | undefined;
+	price: ModelPrice | undefined;
 	failed: { file: string; error: string }[];
 	stopped: boolean;
 }

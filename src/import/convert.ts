@@ -7,7 +7,9 @@
  */
 import { basename } from "node:path";
 import { ContextError } from "../errors.js";
+import type { RecordedCall } from "../log/open-log.js";
 import { Accounting, type SourceFormat, type SourceRecord } from "./accounting.js";
+import { type BillCollector, billCollector } from "./bill.js";
 import { convertClaudeCode } from "./claude-code.js";
 import { convertCodex } from "./codex.js";
 import { DETECT_RECORDS, detectFormat } from "./detect.js";
@@ -89,7 +91,7 @@ export function importSession(
 	}
 	const first = convertRecords(bytes, file, from, options, false);
 	// A file whose conversation is all sidechain is a sub-agent's transcript: that is its main line.
-	const { acc, format, converted } =
+	const { acc, format, converted, calls } =
 		first.converted.details.onlySidechains === true
 			? convertRecords(bytes, file, from, options, true)
 			: first;
@@ -117,6 +119,7 @@ export function importSession(
 		warnings,
 		counts,
 		records: acc.total(),
+		calls,
 	};
 }
 
@@ -167,7 +170,12 @@ function convertRecords(
 	from: "auto" | SourceFormat,
 	options: ImportOptions,
 	sideAsMain: boolean,
-): { acc: Accounting; format: "claude-code" | "codex"; converted: Converted } {
+): {
+	acc: Accounting;
+	format: "claude-code" | "codex";
+	converted: Converted;
+	calls: RecordedCall[];
+} {
 	const acc = new Accounting(file);
 	const records = recordsOf(bytes, acc, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
 	const head: SourceRecord[] = [];
@@ -196,10 +204,20 @@ function convertRecords(
 		);
 	}
 	const name = basename(file).replace(/\.jsonl$/, "");
-	const rest = { [Symbol.iterator]: () => records };
+	const bill = billCollector(format);
+	for (const r of head) bill.record(r.value, r.line);
+	const rest = { [Symbol.iterator]: () => billed(records, bill) };
 	const converted =
 		format === "claude-code"
 			? convertClaudeCode(head, rest, acc, name, sideAsMain)
 			: convertCodex(head, rest, acc, name);
-	return { acc, format, converted };
+	return { acc, format, converted, calls: bill.calls() };
+}
+
+/** The records as they come, each shown to the bill on its way to the converter. */
+function* billed(records: Iterator<SourceRecord>, bill: BillCollector): Generator<SourceRecord> {
+	for (let next = records.next(); next.done !== true; next = records.next()) {
+		bill.record(next.value.value, next.value.line);
+		yield next.value;
+	}
 }

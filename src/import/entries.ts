@@ -5,6 +5,7 @@
  * and what became of every source record. Pure.
  */
 import type { Diagnostic } from "../errors.js";
+import type { RecordedCall } from "../log/open-log.js";
 import type { RecordCounts, SourceFormat } from "./accounting.js";
 import type { Obj } from "./records.js";
 
@@ -38,6 +39,8 @@ export interface ImportResult {
 	counts: RecordCounts;
 	/** Source records read (the sum of every count). */
 	records: number;
+	/** The model calls the source records as billed, each response once (none for a log of ours). */
+	calls?: RecordedCall[];
 }
 
 /** The custom type of the entry that records an import's provenance and counts. */

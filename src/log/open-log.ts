@@ -51,18 +51,44 @@ export interface OpenLogOptions extends ParseOptions {
 	foreign?: ForeignReader;
 }
 
+/**
+ * A model call a converted source records as billed, each API response
+ * once: what replay's bill sums for a file of another format, where the
+ * source knows more than the converted log (sidechains, a resumed copy).
+ */
+export interface RecordedCall {
+	/** The response's own id where the source has one: the same response in two files is one call. */
+	key?: string;
+	provider: string;
+	model: string;
+	/** pi's usage fields: `input` is the uncached input. */
+	usage: { input: number; cacheRead: number; cacheWrite: number; output: number };
+	/** When the call was made (ISO text). */
+	timestamp: string;
+	/** The source line that records it. */
+	line: number;
+}
+
 /** A foreign file's bytes to our log's text, with its warnings and each entry line's source line. */
 export type ForeignReader = (
 	/** A Buffer, typed as the Uint8Array it is: the published types need no `@types/node`. */
 	bytes: Uint8Array,
 	name: string,
-) => { text: string; sourceLines: readonly number[]; warnings: readonly Diagnostic[] } | undefined;
+) =>
+	| {
+			text: string;
+			sourceLines: readonly number[];
+			warnings: readonly Diagnostic[];
+			calls?: readonly RecordedCall[];
+	  }
+	| undefined;
 
 /** A foreign file read and converted: the converted bytes stand for the file's. */
 interface Converted {
 	bytes: Buffer;
 	sourceLines: readonly number[];
 	warnings: readonly Diagnostic[];
+	calls: readonly RecordedCall[] | undefined;
 }
 
 /** Where a log's entries go, in file order: the structural index. */
@@ -169,6 +195,11 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 		return this.converted === undefined ? own : [...this.converted.warnings, ...own];
 	}
 
+	/** The calls a converted source records as billed; undefined for a log of ours. */
+	get recordedCalls(): readonly RecordedCall[] | undefined {
+		return this.converted?.calls;
+	}
+
 	/** Whether the file was of another format, read converted. */
 	get isForeign(): boolean {
 		return this.converted !== undefined;
@@ -205,6 +236,7 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 			bytes: Buffer.from(result.text),
 			sourceLines: result.sourceLines,
 			warnings: result.warnings,
+			calls: result.calls,
 		};
 		this.converted = converted;
 		this.parser = new LogParser(this.name, this.options);

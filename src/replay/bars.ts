@@ -10,7 +10,7 @@ import type { Units } from "../measure/units.js";
 import type { TemplateRegistry } from "../templates/registry.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import { type Fit, recordedPrompt } from "./fit.js";
-import { type PriceTable, readPrices } from "./prices.js";
+import { Prices } from "./prices.js";
 import { Replayer } from "./replay.js";
 
 /** The chart's data, or why the session could not be replayed. */
@@ -32,7 +32,7 @@ export type ReplayBars =
 	  }
 	| { ok: false; error: string };
 
-let prices: PriceTable | undefined;
+let prices: Prices | undefined;
 
 /** The replay of `file` with set `setId` (`""`: the one it pins) of `registry`'s folder. */
 export function replayBars(request: {
@@ -48,7 +48,7 @@ export function replayBars(request: {
 			: { templates: registry.dir, version: request.setId };
 	let replayed: ReturnType<Replayer["replay"]>;
 	try {
-		prices ??= readPrices();
+		prices ??= new Prices();
 		replayed = new Replayer({ side }, request.units, prices, { registry }).replay(request.file);
 	} catch (error) {
 		return { ok: false, error: (error as Error).message };

@@ -5,6 +5,7 @@
  * one column per session).
  */
 import { escapeControl, failureLine, paint } from "../text/terminal.js";
+import type { Billed } from "./bill.js";
 import type { FamilyCalibration } from "./calibrate.js";
 import { chart } from "./chart.js";
 import type { Fit } from "./fit.js";
@@ -29,7 +30,10 @@ export function formatSession(r: SessionReplay, color: boolean): string {
 		c.bold(`═══ ${file} · set ${escapeControl(r.set)} · ${plural(r.total.calls, "call")}`),
 	];
 	const unit = unitOf(Object.keys(r.units));
-	lines.push(`  ${totalText(r.total, unit)}`);
+	lines.push(`  what-if: ${totalText(r.total, unit)}`);
+	lines.push(
+		`  billed: ${billedText(r.billed)}${r.subagents.length === 0 ? "" : ` (with ${plural(r.subagents.length, "sub-agent file")})`}`,
+	);
 	lines.push(`  recorded fit: ${fitText(r.recordedFit)}`);
 	if (r.vs !== undefined) {
 		lines.push(`  vs ${escapeControl(r.vs.set)}: ${totalText(r.vs.total, unit)}`);
@@ -47,6 +51,11 @@ function unitOf(units: readonly string[]): string {
 
 function totalText(t: ReplayTotal, unit: string): string {
 	return `context ${int(t.contextTokens)} ${unit}: cached ${int(t.cachedTokens)} (${percent(t.cachedTokens, t.contextTokens)}), new ${int(t.newTokens)}; output ${int(t.outputTokens)}; cost ${dollars(t.cost)}`;
+}
+
+/** The bill, in the provider's own tokens (as its usage recorded them). */
+function billedText(b: Billed): string {
+	return `${plural(b.calls, "call")}: input ${int(b.input)}, cache read ${int(b.cacheRead)}, cache write ${int(b.cacheWrite)}, output ${int(b.output)} tokens as billed; cost ${dollars(b.cost)}`;
 }
 
 function changeText(d: ReplayChange, unit: string): string {
@@ -69,7 +78,8 @@ export function formatSummary(
 	const unit = unitOf(Object.keys(summary.units));
 	const lines = [
 		`${plural(summary.sessions, "session")}${summary.failed > 0 ? ` (${summary.failed} failed)` : ""}, ${plural(summary.calls, "call")}: context ${int(summary.contextTokens)} ${unit}, cached ${int(summary.cachedTokens)} (${percent(summary.cachedTokens, summary.contextTokens)}), new ${int(summary.newTokens)}, output ${int(summary.outputTokens)}`,
-		`cost: ${dollars(summary.cost)}${summary.cost !== null && summary.costedSessions < summary.sessions - summary.failed ? ` (over the ${plural(summary.costedSessions, "session")} whose every call is priced)` : ""}`,
+		`billed: ${billedText(summary.billed)}`,
+		`what-if cost: ${dollars(summary.cost)}${summary.cost !== null && summary.costedSessions < summary.sessions - summary.failed ? ` (over the ${plural(summary.costedSessions, "session")} whose every call is priced)` : ""}`,
 	];
 	for (const [provider, fit] of Object.entries(summary.recordedFit)) {
 		lines.push(`recorded fit, ${escapeControl(provider)}: ${fitText(fit)}`);

@@ -4,7 +4,7 @@
  * replayer it makes once.
  */
 import { Units, type UnitsSpec } from "../measure/units.js";
-import type { PriceTable } from "./prices.js";
+import { Prices, type PriceTable } from "./prices.js";
 import { Replayer, type ReplaySide, type SessionReplay } from "./replay.js";
 
 /** What a worker needs to replay sessions as the main thread would. */
@@ -13,7 +13,8 @@ export interface ReplayInit {
 	vs?: ReplaySide;
 	/** How tokens are counted: an encoding, or a units table (per model). */
 	units: UnitsSpec;
-	prices: PriceTable;
+	/** The user's override table (`--prices`), checked before the bundled database. */
+	prices?: PriceTable;
 	strict: boolean;
 }
 
@@ -22,7 +23,7 @@ export function replayerOf(init: ReplayInit): Replayer {
 	return new Replayer(
 		init.vs === undefined ? { side: init.side } : { side: init.side, vs: init.vs },
 		new Units(init.units),
-		init.prices,
+		new Prices(init.prices),
 		{ strict: init.strict },
 	);
 }

@@ -1,18 +1,22 @@
 /**
- * Prices per model, in dollars per million tokens, from a YAML table: the
- * first entry whose `match` (a model id, exactly or as a glob with `*` and
- * `?`) and `provider` (when given) fit a call wins. The package ships a
- * dated default table (`prices.yaml` at its root); `--prices FILE` replaces
- * it. A bad file fails with every problem located (file, line, column).
+ * What a model call costs, in dollars: from a user's override table first
+ * (`--prices FILE`, YAML, $ per million tokens, the first entry whose
+ * `match` glob and `provider` fit wins), else from the maintained price
+ * database `@pydantic/genai-prices` as the package bundles it (never its
+ * auto-update: no network, the same figures on every run), at the price in
+ * force on the call's date (dated and tiered prices included). One entry
+ * point, {@link Prices.costOf}: provider, model, usage and date in, dollars
+ * or undefined (a model neither knows) out. A bad table fails with every
+ * problem located; an entry that a glob before it hides is a warning.
  */
-import { join } from "node:path";
+import { calcPrice, findProvider } from "@pydantic/genai-prices";
 import { z } from "zod";
+import type { Diagnostic } from "../errors.js";
 import { readRegularText } from "../log/read-text.js";
-import { PACKAGE_ROOT } from "../templates/load.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
+import { globCovers, globMatches } from "./globs.js";
 
-/** The default table shipped with the package. */
-export const DEFAULT_PRICES_FILE = join(PACKAGE_ROOT, "prices.yaml");
+export { globMatches } from "./globs.js";
 
 const rate = z.number().nonnegative();
 
@@ -31,29 +35,88 @@ const TableSchema = z.strictObject({
 	models: z.array(PriceSchema),
 });
 
-/** One model's prices, $ per million tokens. */
+/** One model's prices in an override table, $ per million tokens. */
 export type Price = z.infer<typeof PriceSchema>;
 
-/** A validated price table. */
+/** A validated override table, and what it warns of (entries hidden by a glob before them). */
 export interface PriceTable {
 	file: string;
 	date?: string;
 	models: Price[];
+	warnings: Diagnostic[];
 }
 
-/** Parses and validates a price table's text; `file` names it in errors. */
+/**
+ * A call's tokens as pi's usage counts them: `input` is the uncached input;
+ * cache reads and writes apart; `output` includes reasoning.
+ */
+export interface TokenUsage {
+	input: number;
+	cacheRead: number;
+	cacheWrite: number;
+	output: number;
+}
+
+/** One call to price. */
+export interface PriceQuery {
+	/** As the log names it (`anthropic`, `openai`, `amazon-bedrock`, …); undefined when unknown. */
+	provider: string | undefined;
+	model: string;
+	usage: TokenUsage;
+	/** When the call was made: the price in force then applies (ms since the epoch, or ISO text). */
+	date: number | string | Date;
+}
+
+/** Where the default prices come from, for messages and docs. */
+export const PRICE_DATABASE = "@pydantic/genai-prices (bundled data)";
+
+/** Parses and validates an override table's text; `file` names it in errors and warnings. */
 export function parsePrices(text: string, file: string): PriceTable {
 	const parsed = parseYaml(text, file, "bad_prices");
 	const table = validateYaml(TableSchema, parsed, file, "bad_prices", "price table");
-	return { file, ...(table.date === undefined ? {} : { date: table.date }), models: table.models };
+	const warnings: Diagnostic[] = [];
+	table.models.forEach((entry, i) => {
+		const hidden = table.models
+			.map((later, j) => ({ later, j }))
+			.filter(({ later, j }) => j > i && hides(entry, later));
+		if (hidden.length === 0) return;
+		const at = parsed.locate(["models", i, "match"]);
+		const names = hidden
+			.map(
+				({ later, j }) =>
+					`${JSON.stringify(later.match)} (line ${parsed.locate(["models", j, "match"]).line})`,
+			)
+			.join(", ");
+		warnings.push({
+			code: "shadowed_price",
+			severity: "warning",
+			message: `the entry ${JSON.stringify(entry.match)} matches every model of the later ${hidden.length === 1 ? "entry" : "entries"} ${names}, which never apply`,
+			file,
+			...at,
+		});
+	});
+	return {
+		file,
+		...(table.date === undefined ? {} : { date: table.date }),
+		models: table.models,
+		warnings,
+	};
 }
 
-/** Reads the price table at `file` (default: the shipped one). */
-export function readPrices(file: string = DEFAULT_PRICES_FILE): PriceTable {
+/** Whether `first` fits every call `later` fits: its glob covers the other's, its provider too. */
+function hides(first: Price, later: Price): boolean {
+	const provider =
+		first.provider === undefined ||
+		(later.provider !== undefined && first.provider === later.provider);
+	return provider && globCovers(first.match, later.match);
+}
+
+/** Reads the override table at `file`. */
+export function readPrices(file: string): PriceTable {
 	return parsePrices(readRegularText(file, "cannot read the price table"), file);
 }
 
-/** The price of `model` (at `provider`), the first entry that fits; undefined for an unknown model. */
+/** The override entry for `model` (at `provider`), the first that fits; undefined for none. */
 export function priceOf(
 	table: PriceTable,
 	model: string,
@@ -64,34 +127,62 @@ export function priceOf(
 	);
 }
 
-const globs = new Map<string, RegExp>();
-
-/** Whether `id` matches `pattern`: `*` any run of characters, `?` one; case is ignored. */
-export function globMatches(pattern: string, id: string): boolean {
-	let re = globs.get(pattern);
-	if (re === undefined) {
-		const body = [...pattern]
-			.map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[\\^$.|+()[\]{}]/g, "\\$&")))
-			.join("");
-		re = new RegExp(`^${body}$`, "is");
-		globs.set(pattern, re);
-	}
-	return re.test(id);
+/** What `usage` costs at an override entry: each kind of token at its rate (a missing cache rate: input's). */
+export function costAt(price: Price, usage: TokenUsage): number {
+	const dollars =
+		usage.input * price.input +
+		usage.cacheWrite * (price.cacheWrite ?? price.input) +
+		usage.cacheRead * (price.cacheRead ?? price.input) +
+		usage.output * price.output;
+	return dollars / 1_000_000;
 }
 
-/**
- * What a call costs at `price`: new tokens at the cache-write rate (a
- * provider that caches writes the prefix it has not seen; the input rate
- * when the table gives no write rate), cached ones at the cache-read rate
- * (else input), output at the output rate.
- */
-export function costOf(
-	price: Price,
-	tokens: { cachedTokens: number; newTokens: number; outputTokens: number },
-): number {
-	const dollars =
-		tokens.newTokens * (price.cacheWrite ?? price.input) +
-		tokens.cachedTokens * (price.cacheRead ?? price.input) +
-		tokens.outputTokens * price.output;
-	return dollars / 1_000_000;
+/** Prices calls: the override table first, then the bundled database. */
+export class Prices {
+	/** Provider names the database does not know, resolved once: undefined, the model decides. */
+	private readonly providers = new Map<string, string | undefined>();
+
+	constructor(readonly overrides?: PriceTable) {}
+
+	/** What the call cost in dollars; undefined when neither the table nor the database knows the model. */
+	costOf(query: PriceQuery): number | undefined {
+		const { model, provider, usage } = query;
+		const entry =
+			this.overrides === undefined ? undefined : priceOf(this.overrides, model, provider);
+		if (entry !== undefined) return costAt(entry, usage);
+		const date = query.date instanceof Date ? query.date : new Date(query.date);
+		if (Number.isNaN(date.getTime())) return undefined;
+		const providerId = provider === undefined ? undefined : this.providerId(provider);
+		const result = calcPrice(
+			{
+				input_tokens: usage.input + usage.cacheRead + usage.cacheWrite,
+				cache_read_tokens: usage.cacheRead,
+				cache_write_tokens: usage.cacheWrite,
+				output_tokens: usage.output,
+			},
+			model,
+			{ ...(providerId === undefined ? {} : { providerId }), timestamp: date },
+		);
+		return result === null ? undefined : result.total_price;
+	}
+
+	/** Whether a price for the model is known (at any usage), on `date`. */
+	knows(provider: string | undefined, model: string, date: number | string | Date): boolean {
+		return (
+			this.costOf({
+				provider,
+				model,
+				usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
+				date,
+			}) !== undefined
+		);
+	}
+
+	/** The database's id for a provider the log names; undefined when it has none (the model decides). */
+	private providerId(provider: string): string | undefined {
+		if (this.providers.has(provider)) return this.providers.get(provider);
+		const found = findProvider({ providerId: provider })?.id;
+		this.providers.set(provider, found);
+		return found;
+	}
 }

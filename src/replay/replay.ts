@@ -11,9 +11,10 @@ import { compileTemplateSet } from "../templates/compile.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import type { TemplateSet } from "../templates/set.js";
 import type { Tokenizer } from "../text/tokenizer.js";
+import { type Billed, billOf, fileCalls, inModelsPlace, subagentFiles } from "./bill.js";
 import { CallCounter } from "./count.js";
 import { type Fit, type FitPoint, fitOf, growths, type Recorded, recordedPrompt } from "./fit.js";
-import { costOf, type PriceTable, priceOf } from "./prices.js";
+import type { Prices } from "./prices.js";
 import { type CallContext, SessionWalk } from "./walk.js";
 
 /** A set to replay with: a templates folder, and a version or (undefined) the session's pin. */
@@ -65,6 +66,10 @@ export interface SessionReplay {
 	calls: ReplayCall[];
 	total: ReplayTotal;
 	recordedFit: Fit | null;
+	/** What the file records as billed: every call on every branch and sidechain, sub-agents folded in. */
+	billed: Billed;
+	/** The sub-agents' files folded into `billed`. */
+	subagents: string[];
 	vs?: { set: string; calls: ReplayCall[]; total: ReplayTotal; change: ReplayChange };
 	error?: string;
 	/** The units of the session's token figures, each with what it means. */
@@ -95,7 +100,7 @@ export class Replayer {
 	constructor(
 		private readonly sides: { side: ReplaySide; vs?: ReplaySide },
 		units: Units | Tokenizer,
-		private readonly prices: PriceTable,
+		private readonly prices: Prices,
 		private readonly options: { strict?: boolean; registry?: TemplateRegistry } = {},
 	) {
 		this.units = Units.of(units);
@@ -106,7 +111,14 @@ export class Replayer {
 	/** The replay of one session; a failure to read or render it is its `error`. */
 	replay(file: string): SessionReplay {
 		const notes: SessionReplay["notes"] = { unpriced: [], growth: [], diagnostics: [] };
-		const empty = { calls: [], total: totalOf([]), recordedFit: null, units: {} };
+		const empty = {
+			calls: [],
+			total: totalOf([]),
+			recordedFit: null,
+			units: {},
+			billed: { calls: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, cost: null },
+			subagents: [],
+		};
 		try {
 			const walk = new SessionWalk(file, this.options);
 			const main = this.setFor(walk, this.sides.side);
@@ -119,6 +131,7 @@ export class Replayer {
 				total: totalOf(calls),
 				recordedFit: fitOf(notes.growth.flatMap((g) => g.pairs)),
 				units,
+				...this.bill(file, walk, notes),
 				notes,
 			};
 			if (this.sides.vs !== undefined) {
@@ -140,6 +153,32 @@ export class Replayer {
 		}
 	}
 
+	/** The session's bill, its sub-agents' files folded in (one that cannot be read is a warning). */
+	private bill(
+		file: string,
+		walk: SessionWalk,
+		notes: SessionReplay["notes"],
+	): { billed: Billed; subagents: string[] } {
+		const calls = [...walk.recordedCalls()];
+		const subagents: string[] = [];
+		for (const sub of subagentFiles(file, walk.agentIds())) {
+			try {
+				calls.push(...fileCalls(sub));
+				subagents.push(sub);
+			} catch (error) {
+				if (!(error instanceof ContextError)) throw error;
+				notes.diagnostics.push({
+					code: error.code,
+					severity: "warning",
+					message: `a sub-agent's file left out of the bill: ${error.reason}`,
+					file: sub,
+					...(error.line === undefined ? {} : { line: error.line }),
+				});
+			}
+		}
+		return { billed: billOf(calls, this.prices, notes.unpriced), subagents };
+	}
+
 	/**
 	 * Every call of `walk` under `set`, each counted in its model's units;
 	 * with `units` (the first side), the units met and the growth pairs go
@@ -158,6 +197,10 @@ export class Replayer {
 		let unit = "";
 		for (const call of walk.walk(set)) {
 			const { model, provider } = modelOf(call, walk);
+			const date =
+				typeof call.answer.timestamp === "number" ? call.answer.timestamp : walk.header.timestamp;
+			const priced = model !== null && this.prices.knows(provider, model, date);
+			if (inModelsPlace(call.answer, priced)) continue;
 			const tokenizer = this.units.forModel(model);
 			let counter = counters.get(tokenizer.name);
 			if (counter === undefined) {
@@ -170,15 +213,26 @@ export class Replayer {
 			const recorded = recordedOf(call.answer.usage);
 			const outputTokens = recorded?.output ?? null;
 			let cost: number | null = null;
-			const price = model === null ? undefined : priceOf(this.prices, model, provider);
-			if (price === undefined) {
+			const price =
+				model === null || outputTokens === null
+					? undefined
+					: this.prices.costOf({
+							provider,
+							model,
+							usage: {
+								input: 0,
+								cacheRead: counted.cachedTokens,
+								cacheWrite: counted.newTokens,
+								output: outputTokens,
+							},
+							date,
+						});
+			if (!priced) {
 				const name = model ?? "(no model)";
 				if (!notes.unpriced.includes(name)) notes.unpriced.push(name);
-			} else if (outputTokens !== null) {
-				cost = costOf(price, { ...counted, outputTokens });
-			}
+			} else if (price !== undefined) cost = price;
 			calls.push({
-				index: call.index,
+				index: calls.length,
 				entryId: call.entryId,
 				model,
 				contextTokens: counted.contextTokens,

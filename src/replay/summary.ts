@@ -4,6 +4,7 @@
  * provider (all pairs of a provider pooled), and what the second set
  * changes over the corpus.
  */
+import { addBills, type Billed, NO_BILL } from "./bill.js";
 import { type Fit, fitOf } from "./fit.js";
 import type { ReplayChange, SessionReplay } from "./replay.js";
 
@@ -20,6 +21,8 @@ export interface ReplaySummary {
 	cost: number | null;
 	/** How many sessions `cost` covers. */
 	costedSessions: number;
+	/** What the files record as billed; a sub-agent's file given beside its session counted once. */
+	billed: Billed;
 	/** The models no price matched. */
 	unpriced: string[];
 	/** The fit of every session's growth pairs pooled, per provider. */
@@ -57,6 +60,7 @@ export function summarize(results: readonly SessionReplay[]): ReplaySummary {
 		outputTokens: sum((r) => r.total.outputTokens),
 		cost: costed.length === 0 ? null : costed.reduce((s, r) => s + (r.total.cost ?? 0), 0),
 		costedSessions: costed.length,
+		billed: billedOf(ok),
 		unpriced: [...new Set(ok.flatMap((r) => r.notes.unpriced))].sort(),
 		recordedFit,
 		units: Object.assign({}, ...ok.map((r) => r.units)),
@@ -79,4 +83,12 @@ export function summarize(results: readonly SessionReplay[]): ReplaySummary {
 		};
 	}
 	return summary;
+}
+
+/** The sessions' bills added, leaving out a file another session folded in as its sub-agent's. */
+function billedOf(results: readonly SessionReplay[]): Billed {
+	const folded = new Set(results.flatMap((r) => r.subagents));
+	return results
+		.filter((r) => !folded.has(r.file))
+		.reduce((sum, r) => addBills(sum, r.billed), NO_BILL);
 }

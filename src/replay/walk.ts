@@ -9,9 +9,10 @@
  * adds, not of the whole branch.
  */
 import type { Diagnostic } from "../errors.js";
+import { IMPORT_SOURCE } from "../import/entries.js";
 import { readForeign } from "../import/foreign.js";
 import { Kind } from "../log/kinds.js";
-import { OpenLog } from "../log/open-log.js";
+import { OpenLog, type RecordedCall } from "../log/open-log.js";
 import type { Header } from "../log/schema.js";
 import { listOf, StubCache, type VirtualizedResult, virtualizeMessages } from "../render/stubs.js";
 import { renderSystemPrompt } from "../render/system-prompt.js";
@@ -22,6 +23,7 @@ import { projectBranch } from "../session/project.js";
 import { NONE, SessionTree } from "../session/tree.js";
 import type { TemplateSet } from "../templates/set.js";
 import { deriveSummary, deriveSystemView } from "../view/derive.js";
+import { treeCalls } from "./bill.js";
 
 /**
  * One model call: the assistant message that answered, and the context it
@@ -109,6 +111,26 @@ export class SessionWalk {
 			...this.log.sink.diagnostics.list(),
 			...this.projected.values(),
 		].sort((a, b) => line(a) - line(b) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+	}
+
+	/**
+	 * The calls the file records as billed, every branch and sidechain: the
+	 * converter's for a file of another format, else every assistant message.
+	 */
+	recordedCalls(): readonly RecordedCall[] {
+		return this.log.recordedCalls ?? treeCalls(this.log.sink, this.log.header.timestamp);
+	}
+
+	/** The sub-agent ids a converted Claude Code session names (its `import_source` entry). */
+	agentIds(): string[] {
+		const tree = this.log.sink;
+		if (!this.log.isForeign || tree.size === 0) return [];
+		const first = tree.entry(0) as { customType?: unknown; data?: { subagents?: unknown } };
+		const list = first.customType === IMPORT_SOURCE ? first.data?.subagents : undefined;
+		if (!Array.isArray(list)) return [];
+		return list.flatMap((s) =>
+			s !== null && typeof s === "object" && typeof s.agentId === "string" ? [s.agentId] : [],
+		);
 	}
 
 	/** How many model calls the branch holds. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readUnits, Units } from "../../src/measure/units.js";
-import { readPrices } from "../../src/replay/prices.js";
+import { Prices } from "../../src/replay/prices.js";
 import { Replayer } from "../../src/replay/replay.js";
 import { scratch } from "../support/preview.js";
 import { assistant, HEADER, user } from "../support/session.js";
@@ -78,7 +78,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
 			const expected = new Replayer(
 				{ side: { templates: paths.templates } },
 				new Units({ table: readUnits() }),
-				readPrices(),
+				new Prices(),
 			).replay(file);
 			expect(await bars("cached")).toEqual(expected.calls.map((c) => c.cachedTokens));
 			expect(await bars("new")).toEqual(expected.calls.map((c) => c.newTokens));

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runEval } from "../../src/eval/eval.js";
-import { readPrices } from "../../src/replay/prices.js";
+import { Prices } from "../../src/replay/prices.js";
 import { loadTokenizer } from "../../src/text/tokenizer.js";
 import { runCli } from "../support/cli.js";
 import { writeAgentSession } from "../support/eval-session.js";
@@ -253,7 +253,7 @@ describe("eval", () => {
 			samples: 1,
 			maxTokens: 10,
 			tests: [],
-			prices: readPrices(),
+			prices: new Prices(),
 			concurrency: 1,
 			cacheDir: cache,
 			dryRun: false,

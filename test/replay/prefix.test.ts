@@ -8,14 +8,14 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { measureLoaded, measuringService } from "../../src/measure/session.js";
-import { parsePrices } from "../../src/replay/prices.js";
+import { Prices } from "../../src/replay/prices.js";
 import { Replayer, type ReplaySide, type SessionReplay } from "../../src/replay/replay.js";
 import { loadTokenizerSync } from "../../src/text/tokenizer.js";
 import { assistant, entry, HEADER, user, writeLog } from "../support/session.js";
 import { editLastLine, templateSet } from "../support/template-sets.js";
 
 const tokenizer = loadTokenizerSync("o200k");
-const NO_PRICES = parsePrices("models: []\n", "prices.yaml");
+const NO_PRICES = new Prices();
 
 function replay(file: string, side: ReplaySide, vs?: ReplaySide): SessionReplay {
 	const sides = vs === undefined ? { side } : { side, vs };

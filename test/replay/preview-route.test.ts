@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readUnits, Units } from "../../src/measure/units.js";
 import { type PreviewServer, startPreview } from "../../src/preview/server.js";
 import { replayBars } from "../../src/replay/bars.js";
-import { readPrices } from "../../src/replay/prices.js";
+import { Prices } from "../../src/replay/prices.js";
 import { Replayer } from "../../src/replay/replay.js";
 import { rawGet, scratch } from "../support/preview.js";
 
@@ -42,7 +42,7 @@ describe("/api/replay", () => {
 		const expected = new Replayer(
 			{ side: { templates: paths.templates } },
 			new Units({ table: readUnits() }),
-			readPrices(),
+			new Prices(),
 		).replay(`${paths.sessions}/${session}`);
 		expect(answer.calls.length).toBeGreaterThan(0);
 		expect(answer.calls.map((c: { cached: number }) => c.cached)).toEqual(

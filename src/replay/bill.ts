@@ -1,0 +1,185 @@
+/**
+ * The bill: what a session's file records as billed, beside replay's
+ * what-if. Every model call on every branch (rewound ones and sidechains
+ * too), each API response once, a sub-agent's own files folded into the
+ * session that ran it, priced from the recorded usage at the call's date. A
+ * call that records no token at all was not billed and is no call: the
+ * messages an agent writes in a model's place (Claude Code's `<synthetic>`
+ * API error, OpenClaw's `delivery-mirror` and `gateway-injected`) carry
+ * zero usage, and so does a request that failed before the provider
+ * counted anything.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { importSession } from "../import/convert.js";
+import { Kind } from "../log/kinds.js";
+import type { RecordedCall } from "../log/open-log.js";
+import { ioError } from "../log/read.js";
+import type { SessionTree } from "../session/tree.js";
+import type { Prices, TokenUsage } from "./prices.js";
+
+/** A bill: calls and their recorded tokens (`input` uncached, as pi and providers count it) and cost. */
+export interface Billed {
+	calls: number;
+	input: number;
+	cacheRead: number;
+	cacheWrite: number;
+	output: number;
+	/** Null when any billed call's model has no price (never a partial sum). */
+	cost: number | null;
+}
+
+/** Whether a usage records no token at all: no call was billed. */
+export function isZeroUsage(u: TokenUsage): boolean {
+	return u.input === 0 && u.cacheRead === 0 && u.cacheWrite === 0 && u.output === 0;
+}
+
+/**
+ * Whether an assistant message was written in a model's place rather than
+ * answered by one: it records no token, no price knows its model, and it
+ * holds nothing only a model writes (a thinking block, a tool call). So
+ * Claude Code's `<synthetic>` API error and OpenClaw's `delivery-mirror`
+ * and `gateway-injected` text are not calls, and neither is a request that
+ * failed unpriced and empty; a model that reports no usage still makes calls.
+ */
+export function inModelsPlace(message: Record<string, unknown>, priced: boolean): boolean {
+	const usage = usageOf(message.usage);
+	if (priced || (usage !== undefined && !isZeroUsage(usage))) return false;
+	const content = Array.isArray(message.content) ? message.content : [];
+	return !content.some(
+		(b) =>
+			b !== null &&
+			typeof b === "object" &&
+			((b as { type?: unknown }).type === "thinking" ||
+				(b as { type?: unknown }).type === "toolCall"),
+	);
+}
+
+/** The bill of `calls`, each response once (by its key); models with no price go to `unpriced`. */
+export function billOf(calls: readonly RecordedCall[], prices: Prices, unpriced: string[]): Billed {
+	const bill: Billed = { calls: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, cost: 0 };
+	const seen = new Set<string>();
+	for (const call of calls) {
+		if (isZeroUsage(call.usage)) continue;
+		if (call.key !== undefined) {
+			if (seen.has(call.key)) continue;
+			seen.add(call.key);
+		}
+		bill.calls++;
+		bill.input += call.usage.input;
+		bill.cacheRead += call.usage.cacheRead;
+		bill.cacheWrite += call.usage.cacheWrite;
+		bill.output += call.usage.output;
+		const cost = prices.costOf({
+			provider: call.provider,
+			model: call.model,
+			usage: call.usage,
+			date: call.timestamp,
+		});
+		if (cost === undefined) {
+			if (!unpriced.includes(call.model)) unpriced.push(call.model);
+			bill.cost = null;
+		} else if (bill.cost !== null) bill.cost += cost;
+	}
+	return bill;
+}
+
+/** Two bills added. */
+export function addBills(a: Billed, b: Billed): Billed {
+	return {
+		calls: a.calls + b.calls,
+		input: a.input + b.input,
+		cacheRead: a.cacheRead + b.cacheRead,
+		cacheWrite: a.cacheWrite + b.cacheWrite,
+		output: a.output + b.output,
+		cost: a.cost === null || b.cost === null ? null : a.cost + b.cost,
+	};
+}
+
+/** An empty bill. */
+export const NO_BILL: Billed = {
+	calls: 0,
+	input: 0,
+	cacheRead: 0,
+	cacheWrite: 0,
+	output: 0,
+	cost: 0,
+};
+
+/**
+ * The calls a log of ours records: every assistant message in the tree,
+ * whatever its branch (an entry shadowed by a later one of the same id is
+ * not counted), keyed by its `responseId` where it has one.
+ */
+export function treeCalls(tree: SessionTree, fallbackTime: string): RecordedCall[] {
+	const out: RecordedCall[] = [];
+	const indices: number[] = [];
+	for (let i = 0; i < tree.size; i++) if (tree.kind(i) === Kind.Message) indices.push(i);
+	if (tree.entries.everLetGo) tree.entries.materialize(indices);
+	for (const i of indices) {
+		const entry = tree.entry(i) as { id: string; timestamp?: unknown; message?: unknown };
+		const m = entry.message as Record<string, unknown> | null;
+		if (m === null || typeof m !== "object" || m.role !== "assistant") continue;
+		if (tree.indexOf(entry.id) !== i) continue;
+		const usage = usageOf(m.usage);
+		if (usage === undefined) continue;
+		const time =
+			typeof m.timestamp === "number"
+				? new Date(m.timestamp).toISOString()
+				: typeof entry.timestamp === "string"
+					? entry.timestamp
+					: fallbackTime;
+		out.push({
+			...(typeof m.responseId === "string" ? { key: m.responseId } : {}),
+			provider: typeof m.provider === "string" ? m.provider : "",
+			model: typeof m.model === "string" ? m.model : "unknown",
+			usage,
+			timestamp: time,
+			line: tree.line(i),
+		});
+	}
+	return out;
+}
+
+/** pi's usage fields, absent ones as zero; undefined when the message records none. */
+export function usageOf(value: unknown): TokenUsage | undefined {
+	if (value === null || typeof value !== "object") return undefined;
+	const u = value as Record<string, unknown>;
+	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+	return {
+		input: n(u.input),
+		cacheRead: n(u.cacheRead),
+		cacheWrite: n(u.cacheWrite),
+		output: n(u.output),
+	};
+}
+
+/**
+ * The files of the sub-agents a Claude Code session ran: beside it in a
+ * folder of its name (`<session>/subagents/agent-*.jsonl`), or, the older
+ * layout, `agent-<id>.jsonl` beside it for each agent id its records name.
+ */
+export function subagentFiles(file: string, agentIds: readonly string[]): string[] {
+	const folder = join(dirname(file), basename(file, ".jsonl"), "subagents");
+	const found: string[] = [];
+	if (existsSync(folder)) {
+		for (const name of readdirSync(folder).sort())
+			if (name.endsWith(".jsonl")) found.push(join(folder, name));
+	}
+	for (const id of agentIds) {
+		const flat = join(dirname(file), `agent-${id}.jsonl`);
+		if (flat !== file && !found.includes(flat) && existsSync(flat)) found.push(flat);
+	}
+	return found;
+}
+
+/** The calls a sub-agent's file records (converted in memory). */
+export function fileCalls(file: string): RecordedCall[] {
+	let bytes: Buffer;
+	try {
+		bytes = readFileSync(file);
+	} catch (error) {
+		throw ioError(file, error, "cannot read the sub-agent's file");
+	}
+	return importSession(bytes, file).calls ?? [];
+}
