@@ -36,15 +36,15 @@ export function isZeroUsage(u: TokenUsage): boolean {
 
 /**
  * Whether an assistant message was written in a model's place rather than
- * answered by one: it records no token, no price knows its model, and it
+ * answered by one: its usage counts zero tokens (a usage that records no
+ * count says nothing), no price knows its model, and it
  * holds nothing only a model writes (a thinking block, a tool call). So
  * Claude Code's `<synthetic>` API error and OpenClaw's `delivery-mirror`
  * and `gateway-injected` text are not calls, and neither is a request that
  * failed unpriced and empty; a model that reports no usage still makes calls.
  */
 export function inModelsPlace(message: Record<string, unknown>, priced: boolean): boolean {
-	const usage = usageOf(message.usage);
-	if (priced || (usage !== undefined && !isZeroUsage(usage))) return false;
+	if (priced || !recordsZero(message.usage)) return false;
 	const content = Array.isArray(message.content) ? message.content : [];
 	return !content.some(
 		(b) =>
@@ -139,6 +139,16 @@ export function treeCalls(tree: SessionTree, fallbackTime: string): RecordedCall
 		});
 	}
 	return out;
+}
+
+/** Whether a usage records its counts, each of them zero (not a usage that records none). */
+function recordsZero(value: unknown): boolean {
+	if (value === null || typeof value !== "object") return false;
+	const u = value as Record<string, unknown>;
+	const counts = [u.input, u.cacheRead, u.cacheWrite, u.output].filter(
+		(v) => typeof v === "number",
+	);
+	return counts.length > 0 && counts.every((v) => v === 0);
 }
 
 /** pi's usage fields, absent ones as zero; undefined when the message records none. */

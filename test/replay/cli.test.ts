@@ -31,7 +31,24 @@ describe("replay --format json", () => {
 		const json = JSON.parse(result.stdout);
 		expect(Object.keys(json)).toEqual(["sessions", "summary"]);
 		const [session] = json.sessions;
-		expect(Object.keys(session)).toEqual(["file", "set", "calls", "total", "recordedFit", "units"]);
+		expect(Object.keys(session)).toEqual([
+			"file",
+			"set",
+			"calls",
+			"total",
+			"recordedFit",
+			"units",
+			"billed",
+		]);
+		expect(Object.keys(session.billed)).toEqual([
+			"calls",
+			"input",
+			"cacheRead",
+			"cacheWrite",
+			"output",
+			"cost",
+		]);
+		expect(Object.keys(json.summary.billed)).toEqual(Object.keys(session.billed));
 		expect(Object.keys(session.calls[0])).toEqual([
 			"index",
 			"entryId",

@@ -1,15 +1,25 @@
 /**
- * Prices: the table's globs and providers (the first entry that fits wins),
- * the cost rule, a bad table located at its line and column, the shipped
- * table valid, and an unknown model named once on stderr with its calls'
- * cost null.
+ * Prices: an override table's globs and providers (the first entry that
+ * fits wins, an entry a glob before it hides is warned of), a bad table
+ * located at its line and column; the bundled database's rates, dated and
+ * tiered, checked after the table; an unknown model named once on stderr
+ * with its calls' cost null.
  */
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContextError } from "../../src/errors.js";
-import { costOf, globMatches, parsePrices, priceOf, readPrices } from "../../src/replay/prices.js";
+import { globCovers } from "../../src/replay/globs.js";
+import {
+	costAt,
+	globMatches,
+	type Price,
+	Prices,
+	parsePrices,
+	priceOf,
+	type TokenUsage,
+} from "../../src/replay/prices.js";
 import { runCli } from "../support/cli.js";
 import { assistant, HEADER, user, writeLog } from "../support/session.js";
 import { tempDir } from "../support/temp.js";
@@ -30,7 +40,7 @@ const TABLE = `models:
     output: 8
 `;
 
-describe("price tables", () => {
+describe("override tables", () => {
 	const table = parsePrices(TABLE, "prices.yaml");
 
 	it("matches globs, case ignored, the first fitting entry winning", () => {
@@ -42,14 +52,34 @@ describe("price tables", () => {
 		// The provider does not fit the first entry: the second one wins.
 		expect(priceOf(table, "claude-opus-4-5-20251101", "bedrock")?.input).toBe(3);
 		expect(priceOf(table, "llama3", "ollama")).toBeUndefined();
+		expect(table.warnings).toEqual([]);
 	});
 
-	it("bills new tokens at the write rate, the cached prefix at the read rate, else at input", () => {
-		const opus = priceOf(table, "claude-opus-4-5", "anthropic");
-		const tokens = { cachedTokens: 1_000_000, newTokens: 1_000_000, outputTokens: 1_000_000 };
-		expect(costOf(opus as never, tokens)).toBeCloseTo(0.5 + 6.25 + 25);
-		const plain = priceOf(table, "claude-haiku", undefined);
-		expect(costOf(plain as never, tokens)).toBeCloseTo(3 + 3 + 15);
+	it("bills each kind of token at its rate, a missing cache rate at input's", () => {
+		const opus = priceOf(table, "claude-opus-4-5", "anthropic") as Price;
+		const usage = {
+			input: 1_000_000,
+			cacheRead: 1_000_000,
+			cacheWrite: 1_000_000,
+			output: 1_000_000,
+		};
+		expect(costAt(opus, usage)).toBeCloseTo(5 + 0.5 + 6.25 + 25);
+		const plain = priceOf(table, "claude-haiku", undefined) as Price;
+		expect(costAt(plain, usage)).toBeCloseTo(3 + 3 + 3 + 15);
+	});
+
+	it("warns of an entry a glob before it hides, naming the entries it hides", () => {
+		const shadowing = `models:\n  - match: "gpt-*"\n    input: 1\n    output: 1\n  - match: "gpt-5*"\n    input: 2\n    output: 2\n  - match: "GPT-4?"\n    provider: openai\n    input: 3\n    output: 3\n  - match: "claude-*"\n    provider: anthropic\n    input: 4\n    output: 4\n  - match: "claude-opus-*"\n    input: 5\n    output: 5\n`;
+		const warned = parsePrices(shadowing, "shadow.yaml").warnings;
+		expect(warned.map((w) => [w.code, w.file, w.line])).toEqual([
+			["shadowed_price", "shadow.yaml", 2],
+		]);
+		expect(warned[0]?.message).toContain('"gpt-5*" (line 5), "GPT-4?" (line 8)');
+		// A provider-bound glob does not hide an entry for any provider.
+		expect(globCovers("claude-*", "claude-opus-*")).toBe(true);
+		expect(globCovers("gpt-?", "gpt-*")).toBe(false);
+		expect(globCovers("*", "?")).toBe(true);
+		expect(globCovers("a?c", "a*c")).toBe(false);
 	});
 
 	it("locates a bad table at the line and column of the bad value", () => {
@@ -68,11 +98,71 @@ describe("price tables", () => {
 		).toThrow(/t\.yaml|inputs/);
 		expect(() => parsePrices("models: [\n", "broken.yaml")).toThrow(ContextError);
 	});
+});
 
-	it("ships a valid default table with its date and sources", () => {
-		const shipped = readPrices();
-		expect(shipped.models.length).toBeGreaterThan(0);
-		expect(shipped.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+describe("the bundled price database", () => {
+	const prices = new Prices();
+	const million = (k: keyof TokenUsage) => ({
+		input: 0,
+		cacheRead: 0,
+		cacheWrite: 0,
+		output: 0,
+		[k]: 1_000_000,
+	});
+	const cost = (
+		provider: string | undefined,
+		model: string,
+		usage: TokenUsage,
+		date: string | number = "2026-06-01",
+	) => prices.costOf({ provider, model, usage, date });
+
+	it("prices current models at their published rates", () => {
+		// Opus 4.5 and later at $5 / $25, cache write $6.25, read $0.50.
+		expect(cost("anthropic", "claude-opus-4-7", million("input"))).toBeCloseTo(5);
+		expect(cost("anthropic", "claude-opus-4-7", million("output"))).toBeCloseTo(25);
+		expect(cost("anthropic", "claude-opus-4-5-20251101", million("cacheWrite"))).toBeCloseTo(6.25);
+		expect(cost("anthropic", "claude-opus-4-5-20251101", million("cacheRead"))).toBeCloseTo(0.5);
+		expect(cost("openai", "gpt-5.2-codex", million("input"))).toBeCloseTo(1.75);
+		expect(cost("openai", "gpt-5.2-codex", million("output"))).toBeCloseTo(14);
+		// A provider the database names otherwise (pi's amazon-bedrock), and one it does not know: the model decides.
+		expect(
+			cost("amazon-bedrock", "global.anthropic.claude-opus-4-6-v1", million("input")),
+		).toBeCloseTo(5);
+		expect(cost("some-gateway", "claude-opus-4-7", million("input"))).toBeCloseTo(5);
+	});
+
+	it("prices a call at the price in force on its date, tiers included", () => {
+		// Opus 4.6 billed input past 200k tokens at $10 until 2026-03-13, at $5 flat since.
+		const long = { input: 300_000, cacheRead: 0, cacheWrite: 0, output: 0 };
+		expect(cost("anthropic", "claude-opus-4-6", long, "2026-03-01T12:00:00Z")).toBeCloseTo(3);
+		expect(cost("anthropic", "claude-opus-4-6", long, "2026-04-01T12:00:00Z")).toBeCloseTo(1.5);
+		expect(cost("anthropic", "claude-opus-4-6", long, Date.parse("2026-04-01"))).toBeCloseTo(1.5);
+	});
+
+	it("knows no price for a model it does not know, nor for a date that is none", () => {
+		expect(cost("anthropic", "<synthetic>", million("input"))).toBeUndefined();
+		expect(cost("openclaw", "delivery-mirror", million("input"))).toBeUndefined();
+		expect(cost("anthropic", "claude-opus-4-7", million("input"), "not a date")).toBeUndefined();
+		expect(prices.knows("openai", "gpt-5", "2026-01-01")).toBe(true);
+	});
+
+	it("checks the override table first", () => {
+		const table = parsePrices(
+			`models:\n  - match: "claude-opus-4-7"\n    input: 1\n    output: 1\n`,
+			"o.yaml",
+		);
+		const overridden = new Prices(table);
+		expect(
+			overridden.costOf({
+				provider: "anthropic",
+				model: "claude-opus-4-7",
+				usage: million("input"),
+				date: 0,
+			}),
+		).toBeCloseTo(1);
+		expect(
+			overridden.costOf({ provider: "openai", model: "gpt-5", usage: million("input"), date: 0 }),
+		).toBeCloseTo(1.25);
 	});
 });
 

@@ -1,0 +1,136 @@
+/**
+ * The bill beside the what-if, one fixture per shape: a sidechain's calls
+ * billed (one response over two records counted once), a rewound branch's
+ * billed, a sub-agent's file folded into its session (and counted once in
+ * the summary when both are given), a resumed Codex rollout's copy of the
+ * older session left out, a `<synthetic>` message and a `delivery-mirror`
+ * one neither calls nor billed, a file whose first lines are comments read
+ * with a warning (and refused under --strict). Each fixture's bill and
+ * recorded usage is a snapshot (snapshots/replay-bill/); the fixtures'
+ * renderings are the build step's (snapshots/import/bill/, snapshots/bill/).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.js";
+import { tempDir } from "../support/temp.js";
+
+const FIXTURES = join(import.meta.dirname, "../fixtures");
+const SNAPSHOTS = join(import.meta.dirname, "../../snapshots/replay-bill");
+
+interface Billed {
+	calls: number;
+	input: number;
+	cacheRead: number;
+	cacheWrite: number;
+	output: number;
+	cost: number | null;
+}
+interface Report {
+	sessions: {
+		file: string;
+		calls: { model: string; entryId: string; recorded: unknown }[];
+		total: { calls: number; cost: number | null };
+		billed: Billed;
+		subagents?: string[];
+	}[];
+	summary: { billed: Billed; unpriced: string[] };
+}
+
+async function replay(...args: string[]): Promise<{ report: Report; stderr: string }> {
+	const result = await runCli(["replay", ...args, "--format", "json"], FIXTURES);
+	expect(result.code, result.stderr).toBe(0);
+	return { report: JSON.parse(result.stdout) as Report, stderr: result.stderr };
+}
+
+/** What the bill and the calls' recorded usage are (not the what-if's counts, which follow the templates). */
+function snapshot(report: Report): string {
+	const sessions = report.sessions.map((s) => ({
+		file: s.file,
+		calls: s.calls.map((c) => ({ entryId: c.entryId, model: c.model, recorded: c.recorded })),
+		billed: s.billed,
+		...(s.subagents === undefined ? {} : { subagents: s.subagents }),
+	}));
+	const { billed, unpriced } = report.summary;
+	return `${JSON.stringify({ sessions, summary: { billed, unpriced } }, null, 2)}\n`;
+}
+
+const tokens = (b: Billed) => [b.calls, b.input, b.cacheRead, b.cacheWrite, b.output];
+
+describe("the bill", () => {
+	it("counts a sidechain's calls, one response over two records once", async () => {
+		const { report } = await replay("import/bill/cc-sidechain-billed.jsonl");
+		const [session] = report.sessions;
+		// The what-if walks the main line (2 calls); the bill adds the sidechain's response.
+		expect(session?.total.calls).toBe(2);
+		// m1 (10, 0, 1000, 20) + sm1's last record (5, 0, 2000, 40) + m2 (3, 1000, 50, 12).
+		expect(tokens(session?.billed as Billed)).toEqual([3, 18, 1000, 3050, 72]);
+		expect(session?.billed.cost).toBeGreaterThan(0);
+		await expect(snapshot(report)).toMatchFileSnapshot(join(SNAPSHOTS, "cc-sidechain-billed.json"));
+	});
+
+	it("counts a rewound branch's calls, and not a message written in a model's place", async () => {
+		const { report, stderr } = await replay("bill/pi-rewound.jsonl");
+		const [session] = report.sessions;
+		expect(session?.calls.map((c) => c.entryId)).toEqual(["a1", "a3"]);
+		expect(tokens(session?.billed as Billed)).toEqual([3, 21, 4000, 2220, 210]);
+		expect(session?.total.cost).not.toBeNull();
+		expect(stderr).not.toMatch(/delivery-mirror/);
+		await expect(snapshot(report)).toMatchFileSnapshot(join(SNAPSHOTS, "pi-rewound.json"));
+	});
+
+	it("leaves a <synthetic> API error out of the calls, the bill and the unpriced", async () => {
+		const { report, stderr } = await replay("import/bill/cc-synthetic.jsonl");
+		const [session] = report.sessions;
+		expect(session?.calls.map((c) => c.model)).toEqual(["claude-sonnet-4-5-20250929"]);
+		expect(tokens(session?.billed as Billed)).toEqual([1, 8, 0, 500, 16]);
+		expect(session?.total.cost).not.toBeNull();
+		expect(report.summary.unpriced).toEqual([]);
+		expect(stderr).toBe("");
+		await expect(snapshot(report)).toMatchFileSnapshot(join(SNAPSHOTS, "cc-synthetic.json"));
+	});
+
+	it("reads an excerpt whose first lines are comments, each skipped with a located warning", async () => {
+		const file = join(tempDir(), "excerpt.jsonl");
+		const source = readFileSync(join(FIXTURES, "import/bill/cc-synthetic.jsonl"), "utf8");
+		writeFileSync(file, `// an excerpt of a session\n// and not JSON\n${source}`);
+		const { report, stderr } = await replay(file);
+		expect(stderr).toMatch(/excerpt\.jsonl:1:1: skipped: not valid JSON/);
+		expect(stderr).toMatch(/excerpt\.jsonl:2:1: skipped: not valid JSON/);
+		expect(tokens(report.summary.billed)).toEqual([1, 8, 0, 500, 16]);
+		const strict = await runCli(["replay", file, "--strict"], FIXTURES);
+		expect(strict.code).toBe(1);
+		expect(strict.stderr).toMatch(/excerpt\.jsonl:1:1: not valid JSON/);
+	});
+
+	it("folds a sub-agent's file into its session, counted once when both are given", async () => {
+		const alone = (await replay("import/bill/cc-subagent/session.jsonl")).report;
+		const [session] = alone.sessions;
+		expect(session?.subagents).toEqual([
+			"import/bill/cc-subagent/session/subagents/agent-a9.jsonl",
+		]);
+		expect(tokens(session?.billed as Billed)).toEqual([3, 17, 1000, 1350, 41]);
+		const both = (await replay("import/bill/cc-subagent")).report;
+		expect(both.sessions).toHaveLength(2);
+		expect(tokens(both.summary.billed)).toEqual([3, 17, 1000, 1350, 41]);
+		await expect(snapshot(both)).toMatchFileSnapshot(join(SNAPSHOTS, "cc-subagent.json"));
+	});
+
+	it("leaves a resumed Codex rollout's copy of the older session to that session", async () => {
+		const { report } = await replay("import/bill/codex-resumed.jsonl");
+		const [session] = report.sessions;
+		// The context holds the copied turns (4 calls); the bill only this session's two counts.
+		expect(session?.total.calls).toBe(4);
+		expect(tokens(session?.billed as Billed)).toEqual([2, 500, 2200, 0, 60]);
+		await expect(snapshot(report)).toMatchFileSnapshot(join(SNAPSHOTS, "codex-resumed.json"));
+	});
+
+	it("shows the bill next to the what-if in text", async () => {
+		const result = await runCli(["replay", "bill/pi-rewound.jsonl"], FIXTURES);
+		expect(result.stdout).toMatch(/^ {2}what-if: context [\d,]+ tokens/m);
+		expect(result.stdout).toMatch(
+			/^ {2}billed: 3 calls: input 21, cache read 4,000, cache write 2,220, output 210 tokens as billed; cost \$/m,
+		);
+		expect(result.stdout).toMatch(/^billed: 3 calls/m);
+	});
+});
