@@ -156,6 +156,8 @@ describe("reports folding a value per message or per call", () => {
 			},
 			recordedFit: null,
 			units: {},
+			billed: { calls: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, cost: 0 },
+			subagents: [],
 			notes: {
 				unpriced: [],
 				growth: [{ provider: "anthropic", family: "claude", pairs }],
