@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sessionFiles } from "../../src/cli/corpus.js";
 import { readUnits, Units } from "../../src/measure/units.js";
-import { readPrices } from "../../src/replay/prices.js";
+import { Prices } from "../../src/replay/prices.js";
 import { Replayer } from "../../src/replay/replay.js";
 import { summarize } from "../../src/replay/summary.js";
 import { DEFAULT_TEMPLATES_DIR } from "../../src/templates/load.js";
@@ -25,7 +25,7 @@ function fits(folders: readonly string[], units: Units) {
 	const replayer = new Replayer(
 		{ side: { templates: DEFAULT_TEMPLATES_DIR } },
 		units,
-		readPrices(),
+		new Prices(),
 	);
 	const files = folders.flatMap((f) => sessionFiles(join(CORPORA, f)));
 	return summarize(files.map((f) => replayer.replay(f))).recordedFit;
