@@ -11,12 +11,13 @@ import { main } from "../../src/cli/main.js";
 import { ContextError, ContextService } from "../../src/index.js";
 import { TemplateRegistry } from "../../src/templates/registry.js";
 import { expectedSection } from "../support/expected.js";
+import { section } from "../support/session.js";
 import { tempDir } from "../support/temp.js";
 import {
+	addLine,
 	BUNDLED_SET,
 	bumped,
 	editLastLine,
-	lastBodyLine,
 	ROOT,
 	versionOf,
 	withVersion,
@@ -186,16 +187,17 @@ describe("build", () => {
 });
 
 describe("template sets side by side", () => {
-	/** A templates folder with v1 and a v2 whose harness differs in its last line. */
+	/** A line the v2 harness adds at its end. */
+	const line = "(this line is v2's)";
+	/** A templates folder with v1 and a v2 whose harness ends with one more line. */
 	function twoSets(): string {
 		const dir = project();
 		cpSync(join(dir, "templates/v1"), join(dir, "templates/v2"), { recursive: true });
 		rewrite(join(dir, "templates/v2/harness.hbs"), (t) =>
-			withVersion(editLastLine(t, " (v2)"), bumped(versionOf(t))),
+			withVersion(addLine(t, line), bumped(versionOf(t))),
 		);
 		return join(dir, "templates");
 	}
-	const line = lastBodyLine(readFileSync(join(BUNDLED_SET, "harness.hbs"), "utf8"));
 	const pinned = (version: string | null) => {
 		const text = readFileSync(EXAMPLE, "utf8");
 		const pin = `{"type":"custom","customType":"session_metadata","id":"pin","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","data":{"templateVersion":${JSON.stringify(version)}}}\n`;
@@ -210,12 +212,12 @@ describe("template sets side by side", () => {
 		const v2 = service.loadSync(pinned("v2"));
 		const newest = service.loadSync(pinned(null));
 		expect(v1.meta.templateVersion).toBe("v1");
-		expect(v1.systemPrompt).not.toContain(`${line} (v2)`);
+		expect(v1.systemPrompt).not.toContain(line);
 		expect(v2.meta.templateVersion).toBe("v2");
-		expect(v2.systemPrompt).toContain(`${line} (v2)`);
 		expect(newest.meta.templateVersion).toBe("v2");
 		expect(v1.meta.templateFingerprint).not.toBe(v2.meta.templateFingerprint);
-		expect(v1.systemPrompt.replace(line, `${line} (v2)`)).toBe(v2.systemPrompt);
+		const harness = section(v1.systemPrompt, "harness") as string;
+		expect(v2.systemPrompt).toBe(v1.systemPrompt.replace(harness, `${harness}\n${line}`));
 	});
 
 	it("fails clearly on a pin to a set that does not exist", () => {
@@ -260,7 +262,7 @@ describe("the precompiled runtime", () => {
 
 	it("compiles from source when the precompiled set is stale", async () => {
 		const dir = await ready();
-		rewrite(join(dir, "templates/v1/harness.hbs"), (t) => editLastLine(t, " (edited)"));
+		rewrite(join(dir, "templates/v1/harness.hbs"), (t) => addLine(t, "(edited)"));
 		const compiler = countingCompiler();
 		const registry = new TemplateRegistry(join(dir, "templates"), {
 			precompiled: true,
@@ -268,8 +270,7 @@ describe("the precompiled runtime", () => {
 		});
 		const bundle = new ContextService({ registry }).loadSync(EXAMPLE);
 		expect(compiler.calls).toBe(1);
-		const line = lastBodyLine(readFileSync(join(BUNDLED_SET, "harness.hbs"), "utf8"));
-		expect(bundle.systemPrompt).toContain(`${line} (edited)`);
+		expect(section(bundle.systemPrompt, "harness")?.split("\n").at(-1)).toBe("(edited)");
 	});
 });
 

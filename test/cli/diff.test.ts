@@ -16,10 +16,9 @@ import { runCli } from "../support/cli.js";
 import { section } from "../support/session.js";
 import { tempDir } from "../support/temp.js";
 import {
+	addLine,
 	BUNDLED_SET,
 	bumped,
-	editLastLine,
-	lastBodyLine,
 	ROOT,
 	versionOf,
 	withVersion,
@@ -29,7 +28,7 @@ const EXAMPLES = join(ROOT, "test/fixtures/examples");
 const count = (text: string, part: string) => text.split(part).length - 1;
 const plain = { disallowedSpecial: new Set<string>() };
 
-/** A templates folder with v1 (the bundled newest) and v2: its harness's last line and the collapse framing's marker edited. */
+/** A templates folder with v1 (the bundled newest) and v2: a line added to its harness, the collapse framing's marker edited. */
 function twoSets(): string {
 	const root = tempDir("theway-diff-");
 	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
@@ -40,16 +39,19 @@ function twoSets(): string {
 		const text = readFileSync(file, "utf8");
 		writeFileSync(file, withVersion(change(text), bumped(versionOf(text))));
 	};
-	edit("harness.hbs", (t) => editLastLine(t, " Always."));
-	edit("collapse-context.hbs", (t) => {
-		const marker = parseTemplateFile(t, "c.hbs").meta.marker as string;
-		return t.split(marker).join(`${marker.slice(0, -1)}, in brief]`);
-	});
+	edit("harness.hbs", (t) => addLine(t, ADDED));
+	edit("collapse-context.hbs", (t) => t.split(MARKER).join(EDITED_MARKER));
 	return root;
 }
 
+/** The line v2's harness adds. */
+const ADDED = "Always.";
+const MARKER = parseTemplateFile(
+	readFileSync(join(BUNDLED_SET, "collapse-context.hbs"), "utf8"),
+	"collapse-context.hbs",
+).meta.marker as string;
+const EDITED_MARKER = `${MARKER.slice(0, -1)}, in brief]`;
 const templates = twoSets();
-const harnessLine = lastBodyLine(readFileSync(join(BUNDLED_SET, "harness.hbs"), "utf8"));
 
 async function diffJson(...argv: string[]) {
 	const result = await runCli(["diff", ...argv, "--format", "json"]);
@@ -79,24 +81,15 @@ describe("diff between two sets", () => {
 			"message 0",
 		]);
 		const harness = child.changed[0];
-		const before = (
-			await runCli([
-				"render",
-				join(EXAMPLES, "2-collapse-child.jsonl"),
-				"--templates",
-				templates,
-				"--template-version",
-				"v1",
-				"--format",
-				"json",
-			])
-		).stdout;
-		const prompt = JSON.parse(before).systemPrompt as string;
-		const text = `<harness>\n${section(prompt, "harness")}\n</harness>`;
-		expect(harness.tokensFrom).toBe(countTokens(text, plain));
-		expect(harness.tokensTo).toBe(
-			countTokens(text.replace(harnessLine, `${harnessLine} Always.`), plain),
-		);
+		const rendered = async (set: string) => {
+			const argv = ["render", join(EXAMPLES, "2-collapse-child.jsonl"), "--templates", templates];
+			const out = await runCli([...argv, "--template-version", set, "--format", "json"]);
+			const prompt = JSON.parse(out.stdout).systemPrompt as string;
+			return `<harness>\n${section(prompt, "harness")}\n</harness>`;
+		};
+		expect(harness.tokensFrom).toBe(countTokens(await rendered("v1"), plain));
+		expect(harness.tokensTo).toBe(countTokens(await rendered("v2"), plain));
+		expect(await rendered("v2")).toContain(`\n${ADDED}\n</harness>`);
 		expect(json.summary).toMatchObject({ sessions: 6, changed: 6, unchanged: 0, failed: 0 });
 	});
 
@@ -112,7 +105,8 @@ describe("diff between two sets", () => {
 			"v2",
 		]);
 		expect(result.code).toBe(0);
-		expect(result.stdout).toContain(`\n-${harnessLine}\n+${harnessLine} Always.\n`);
+		expect(result.stdout).toContain(`\n+${ADDED}\n`);
+		expect(result.stdout).not.toMatch(/^-/m); // a line added, none removed
 		expect(result.stdout).toMatch(/^──── harness: (\d+) → (\d+) tokens \(\+\d+\)$/m);
 		expect(result.stdout).toMatch(/^1 session: 1 changed, 0 unchanged$/m);
 		expect(result.stdout).not.toContain("\u001b["); // no colours off a terminal
@@ -358,8 +352,9 @@ describe("diff on a terminal", () => {
 			true,
 		);
 		expect(result.code).toBe(0);
-		expect(result.stdout).toContain(`\u001b[31m-${harnessLine}\u001b[0m`);
-		expect(result.stdout).toContain(`\u001b[32m+${harnessLine} Always.\u001b[0m`);
+		expect(result.stdout).toContain(`\u001b[32m+${ADDED}\u001b[0m`);
+		expect(result.stdout).toContain(`\u001b[31m-${MARKER}\u001b[0m`);
+		expect(result.stdout).toContain(`\u001b[32m+${EDITED_MARKER}\u001b[0m`);
 		expect(result.stderr).toContain("\rdiff: 6/6 sessions");
 	});
 });

@@ -14,13 +14,12 @@ import { measureContext, sectionSpans } from "../../src/measure/measure.js";
 import { measureLoaded, measuringService } from "../../src/measure/session.js";
 import { overBudget } from "../../src/rules/budgets.js";
 import { ContextService } from "../../src/service/context-service.js";
-import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { readTemplateSets } from "../../src/templates/load.js";
 import { imageSize } from "../../src/text/content.js";
 import { loadTokenizerSync } from "../../src/text/tokenizer.js";
 import { SECTIONS } from "../../src/view/schema.js";
 import { entry, HEADER, user, writeLog } from "../support/session.js";
-import { BUNDLED_SET, templateSet } from "../support/template-sets.js";
+import { templateSet } from "../support/template-sets.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 const EXAMPLES = join(FIXTURES, "examples");
@@ -65,31 +64,31 @@ describe("sections", () => {
 });
 
 describe("parts", () => {
-	// The bundled harness, its last paragraphs moved into a partial it calls.
-	const harness = readFileSync(join(BUNDLED_SET, "harness.hbs"), "utf8");
-	const { body } = parseTemplateFile(harness, "harness.hbs");
-	const lines = body.split("\n");
-	const cut = Math.floor(lines.length / 2);
-	const partBody = `${lines.slice(cut).join("\n")}`;
+	// A harness of the test's own, whole and with its last lines moved into a partial it calls.
+	const lines = ["You are a test.", "Line two.", "Line three.", "Line four."];
+	const head = (name: string, extra = "") =>
+		`---\nname: ${name}\nversion: "1.0.0"\ndescription: d\n${extra}---\n`;
+	const partBody = `${lines.slice(2).join("\n")}\n`;
 	const dir = templateSet({
-		"harness.hbs": (text) =>
-			`${text.slice(0, text.length - body.length)}${lines.slice(0, cut).join("\n")}\n{{> harness-tail}}\n`,
-		"harness-tail.hbs": `---\nname: harness-tail\nversion: "1.0.0"\ndescription: d\nbudget: { tokens: 3 }\n---\n${partBody}`,
+		"harness.hbs": `${head("harness")}${lines.slice(0, 2).join("\n")}\n{{> harness-tail}}\n`,
+		"harness-tail.hbs": `${head("harness-tail", "budget: { tokens: 3 }\n")}${partBody}`,
 	});
+	const wholeDir = templateSet({ "harness.hbs": `${head("harness")}${lines.join("\n")}\n` });
 	const file = join(EXAMPLES, "1-normal.jsonl");
+	const harnessOf = (size: ReturnType<typeof measure>["size"]) =>
+		size.systemPrompt.sections.find((s) => s.name === "harness");
 
 	it("are the partials a section calls, each the slice of the real prompt it wrote", () => {
 		const split = measure(file, dir);
-		const whole = measure(file);
+		const whole = measure(file, wholeDir);
 		expect(split.bundle.systemPrompt).toBe(whole.bundle.systemPrompt);
-		const harnessSection = split.size.systemPrompt.sections.find((s) => s.name === "harness");
-		const parts = harnessSection?.parts ?? [];
+		const parts = harnessOf(split.size)?.parts ?? [];
 		expect(parts.map((p) => p.template)).toEqual(["harness-tail"]);
 		const part = parts[0] as (typeof parts)[number];
 		const text = split.bundle.systemPrompt.slice(part.start, part.end);
 		expect(text.trimEnd()).toBe(partBody.trimEnd());
 		expect(part.tokens).toBe(o200k(text, plain));
-		expect(whole.size.systemPrompt.sections.every((s) => s.parts === undefined)).toBe(true);
+		expect(harnessOf(whole.size)?.parts).toBeUndefined();
 	});
 
 	it("carry their template's budget, and go over it", () => {

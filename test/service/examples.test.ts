@@ -16,6 +16,7 @@ import {
 	expectedCollapse,
 	expectedSection,
 	groupsOf,
+	introductionOf,
 } from "../support/expected.js";
 import { section } from "../support/session.js";
 
@@ -53,7 +54,7 @@ function expectHarness(prompt: string, introduction?: string) {
 		expectedSection("harness", { harness: introduction === undefined ? {} : { introduction } }),
 	);
 	if (introduction !== undefined)
-		expect(section(prompt, "harness")?.split("\n")[0]).toBe(introduction);
+		expect(introductionOf(section(prompt, "harness"))).toBe(introduction);
 }
 
 describe("1. normal session, no collapse lineage", () => {
@@ -90,7 +91,7 @@ describe("2. collapse child session", () => {
 
 	it("gains a lineage block but no summary text", () => {
 		expectHarness(bundle.systemPrompt);
-		expect(section(bundle.systemPrompt, "harness")?.split("\n")[0]).toBe(DEFAULT_INTRODUCTION);
+		expect(introductionOf(section(bundle.systemPrompt, "harness"))).toBe(DEFAULT_INTRODUCTION);
 		expect(section(bundle.systemPrompt, "tools")).toBe(TOOLS_COLLAPSE);
 		expect(section(bundle.systemPrompt, "environment")).toBe(expectedSection("environment"));
 		expect(section(bundle.systemPrompt, "lineage")).toBe(LINEAGE);
@@ -194,8 +195,12 @@ describe("6. session with a custom harness introduction", () => {
 
 	it("replaces the first sentence only", () => {
 		expectHarness(bundle.systemPrompt, "You are a database migration specialist.");
-		const normal = section(load("1-normal").systemPrompt, "harness")?.split("\n").slice(1);
-		expect(section(bundle.systemPrompt, "harness")?.split("\n").slice(1)).toEqual(normal);
+		const normal = section(load("1-normal").systemPrompt, "harness")?.split("\n") ?? [];
+		const custom = section(bundle.systemPrompt, "harness")?.split("\n") ?? [];
+		expect(custom.length).toBe(normal.length);
+		expect(custom.filter((line, i) => line !== normal[i])).toEqual([
+			"You are a database migration specialist.",
+		]);
 		expect(section(bundle.systemPrompt, "tools")).toBe(
 			expectedSection("tools", {
 				toolGroups: groupsOf(["edit", "read", "write", "bash", "grep", "outline"]),

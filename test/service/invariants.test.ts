@@ -9,6 +9,7 @@ import {
 	DEFAULT_INTRODUCTION,
 	expectedSection,
 	groupsOf,
+	introductionOf,
 } from "../support/expected.js";
 import {
 	assistant,
@@ -182,10 +183,12 @@ describe("5. the tool inventory is grouped by category; unknown tools fall into 
 describe("6. the harness introduction is customisable per session", () => {
 	it("replaces the first sentence; a later metadata value wins; null removes it", () => {
 		const intro = (data: Record<string, unknown>[]) =>
-			section(
-				load(writeLog([HEADER, ...data.map((d, i) => metadata(`m${i}`, null, d))])).systemPrompt,
-				"harness",
-			)?.split("\n")[0];
+			introductionOf(
+				section(
+					load(writeLog([HEADER, ...data.map((d, i) => metadata(`m${i}`, null, d))])).systemPrompt,
+					"harness",
+				),
+			);
 		expect(intro([{ harnessIntroduction: "You are A." }])).toBe("You are A.");
 		expect(
 			intro([{ harnessIntroduction: "You are A." }, { harnessIntroduction: "You are B." }]),

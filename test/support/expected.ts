@@ -31,8 +31,27 @@ export function expectedSection(name: string, view: Partial<SystemView> = {}): s
 	return section(expectedPrompt(view), name) as string;
 }
 
-/** The harness's default first line (no introduction in the session). */
-export const DEFAULT_INTRODUCTION = expectedSection("harness").split("\n")[0] as string;
+/**
+ * Which line of the harness holds the introduction: the one line a session's
+ * own introduction changes (wherever the templates put it).
+ */
+const INTRODUCTION_LINE = (() => {
+	const standard = expectedSection("harness").split("\n");
+	const own = expectedSection("harness", { harness: { introduction: "\u0001" } }).split("\n");
+	const changed = standard.flatMap((line, i) => (line === own[i] ? [] : [i]));
+	if (changed.length !== 1 || own.length !== standard.length) {
+		throw new Error("the harness does not hold the introduction on a line of its own");
+	}
+	return changed[0] as number;
+})();
+
+/** The line of a harness section that holds the session's introduction (or the default one). */
+export function introductionOf(harness: string | undefined): string | undefined {
+	return harness?.split("\n")[INTRODUCTION_LINE];
+}
+
+/** The harness's default introduction line (no introduction in the session). */
+export const DEFAULT_INTRODUCTION = introductionOf(expectedSection("harness")) as string;
 
 /** The framed compact summary for a critical-context-only summary. */
 export function expectedCollapse(criticalContext: string): string {

@@ -26,17 +26,26 @@ export function bumped(version: string): string {
 	return `${major}.${(minor ?? 0) + 1}.0`;
 }
 
-/** The last non-blank line of a template's body. */
-export function lastBodyLine(text: string): string {
-	const lines = parseTemplateFile(text, "template.hbs").body.split("\n");
-	return lines.filter((l) => l.trim() !== "").at(-1) as string;
-}
-
-/** `text` with `suffix` added to the last non-blank line of its body. */
+/**
+ * `text` with `suffix` added to the last non-blank line of its body: an edit,
+ * wherever that line stands (it may call a partial or close a block), for a
+ * test that needs the text changed or broken; to see an edit in a
+ * rendering, {@link addLine}.
+ */
 export function editLastLine(text: string, suffix: string): string {
-	const line = lastBodyLine(text);
+	const lines = parseTemplateFile(text, "template.hbs").body.split("\n");
+	const line = lines.filter((l) => l.trim() !== "").at(-1) as string;
 	const at = text.lastIndexOf(line);
 	return text.slice(0, at + line.length) + suffix + text.slice(at + line.length);
+}
+
+/**
+ * `text` with `line` added as the last line of its body: outside every
+ * block, so it renders whatever the template's structure, on a line of its
+ * own at the end of what the template writes.
+ */
+export function addLine(text: string, line: string): string {
+	return `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
 }
 
 /** `text` with its front-matter version set to `version`. */
