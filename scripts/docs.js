@@ -5,7 +5,10 @@
  * README.md and docs/*.md, from the built package (`npm run build` first).
  * `npm test` fails when either differs from what the code gives.
  *
- *   node scripts/docs.js [--check]
+ *   node scripts/docs.js [--check] [--examples]
+ *
+ * `--examples` leaves the references alone (a template change cannot change
+ * them): what `npm run check:templates` runs.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,6 +18,7 @@ import { references, updateExamples } from "../dist/cli/reference.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const check = process.argv.includes("--check");
+const examplesOnly = process.argv.includes("--examples");
 
 /** The pages that may hold command examples. */
 export function pages() {
@@ -34,7 +38,7 @@ export function runCli(args) {
 }
 
 let drift = 0;
-for (const [name, text] of await references(join(ROOT, "src/index.ts"))) {
+for (const [name, text] of examplesOnly ? [] : await references(join(ROOT, "src/index.ts"))) {
 	const file = join(ROOT, "docs/reference", name);
 	let old = "";
 	try {
