@@ -22,6 +22,7 @@ import {
 	writeLog,
 } from "./entries.js";
 import { DEFAULT_MAX_RECORD_BYTES, isObj, recordsOf } from "./records.js";
+import { IMPORT_TOOLS, toolsOf } from "./tools.js";
 
 export interface ImportOptions {
 	/** The source's format; `auto` (the default) tells it from the records. */
@@ -111,11 +112,16 @@ export function importSession(
 			...converted.details,
 		},
 	);
+	const tools = toolsOf(converted.entries);
+	const inventory =
+		tools.length === 0
+			? []
+			: [customEntry("session_metadata", IMPORT_TOOLS, null, source.timestamp, { tools })];
 	const warnings = [...acc.warnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 	return {
 		format,
-		text: writeLog(converted.header, [source, ...converted.entries]),
-		sourceLines: [1, ...converted.lines],
+		text: writeLog(converted.header, [source, ...inventory, ...converted.entries]),
+		sourceLines: [1, ...inventory.map(() => 1), ...converted.lines],
 		warnings,
 		counts,
 		records: acc.total(),
@@ -130,7 +136,10 @@ export function importSession(
  * becomes null, each with a warning.
  */
 function settleIds(entries: OutEntry[], lines: readonly number[], acc: Accounting): void {
-	const current = new Map<string, string>([["import-source", "import-source"]]);
+	const current = new Map<string, string>([
+		["import-source", "import-source"],
+		[IMPORT_TOOLS, IMPORT_TOOLS],
+	]);
 	entries.forEach((e, i) => {
 		const line = lines[i] as number;
 		if (e.parentId !== null) {
