@@ -13,7 +13,12 @@ import { type ParsedYaml, parseYaml, validateYaml } from "./yaml.js";
 export const FrontMatterSchema = z.strictObject({
 	name: z.string().min(1).describe("Must equal the file's name without `.hbs`."),
 	version: z
-		.string()
+		.string({
+			error: (issue) =>
+				issue.input === undefined
+					? undefined
+					: `a version like "1.0.0", quoted: YAML reads ${String(issue.input)} unquoted as a ${typeof issue.input}`,
+		})
 		.regex(/^\d+\.\d+\.\d+$/, 'a version like "1.0.0" (quote it in YAML)')
 		.describe("The template's own version; bumped whenever its text changes."),
 	description: z.string().min(1).describe("What the template writes."),
