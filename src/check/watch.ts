@@ -1,7 +1,7 @@
 /**
  * The build step on every save: the templates folder (a set made after the
- * watch started included), the `categories.yaml` beside it, the fixtures and
- * their snapshots are watched; a burst of changes (an editor's save, a
+ * watch started included), the `categories.yaml` beside it, the fixtures,
+ * their snapshots and the README whose examples the build checks are watched; a burst of changes (an editor's save, a
  * checkout, `npm run snapshots` writing the lock, then the snapshots) is
  * settled into one run once writes stop, and a write that comes later starts
  * another. A run that fails (a template error, a drifted snapshot, even a bug)
@@ -118,8 +118,8 @@ export function watchCheck(
  * The folders a build depends on, walked anew at every change (so a folder
  * made since, a new set, is followed): the templates folder and its sets
  * (not the precompiled modules the build writes), the `categories.yaml`
- * beside it, the fixtures and their snapshots, and for a folder not made yet
- * (the snapshots before the first update) its parent.
+ * beside it, the fixtures and their snapshots, the README, and for a folder
+ * not made yet (the snapshots before the first update) its parent.
  */
 function targets(options: CheckOptions): WatchTarget[] {
 	const accepts = new Map<string, ((name: string) => boolean)[]>();
@@ -132,6 +132,8 @@ function targets(options: CheckOptions): WatchTarget[] {
 	for (const dir of folders(options.fixtures, () => true)) want(dir, fixture);
 	const snapshot = (name: string) => name.endsWith(".txt") || !name.includes(".");
 	for (const dir of folders(options.snapshots, () => true)) want(dir, snapshot);
+	const readme = options.readme;
+	if (readme !== undefined) want(dirname(readme), (name) => name === basename(readme));
 	for (const dir of [options.templates, options.fixtures, options.snapshots]) {
 		if (!existsSync(dir)) want(dirname(dir), (name) => name === basename(dir));
 	}

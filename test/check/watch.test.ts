@@ -123,6 +123,21 @@ describe("build --watch", () => {
 		expect(errorsOf(afterFixture).some((d) => d.message.includes("no snapshot"))).toBe(true);
 	});
 
+	it("watches the README whose examples it checks: a fixed example ends the error", async () => {
+		const options = project();
+		const readme = join(options.templates, "../README.md");
+		const marker = "<!-- rendered: fixtures/child.jsonl lineage -->";
+		writeFileSync(readme, `# demo\n\n${marker}\n\`\`\`text\nstale\n\`\`\`\n`);
+		const { watcher, next } = start({ ...options, readme });
+		open = watcher;
+		const stale = await next();
+		expect(errorsOf(stale).map((d) => d.code)).toEqual(["readme_drift"]);
+		runCheck({ ...options, readme, update: true }, { info: () => {}, diagnostic: () => {} });
+		const fixed = await next();
+		expect(fixed.changed).toEqual([readme]);
+		expect(errorsOf(fixed)).toEqual([]);
+	});
+
 	it("takes a burst of saves as one run", async () => {
 		const options = project();
 		const { watcher, next, runs } = start(options);
