@@ -155,6 +155,8 @@ export interface SessionItem {
 export interface SessionsPayload {
 	total: number;
 	matched: number;
+	/** Folders below the depth searched, never read (relative, with `/`). */
+	notSearched: string[];
 	offset: number;
 	items: SessionItem[];
 	/** The catalogue: a folder, or one log's name. */

@@ -11,8 +11,11 @@ import { basename, join, relative, resolve, sep } from "node:path";
 import { ContextError } from "../errors.js";
 import type { SessionItem, SessionSort } from "./protocol.js";
 
-/** How deep a folder is searched for logs (pi keeps one folder per working directory). */
-const MAX_DEPTH = 4;
+/**
+ * How many folders deep a folder is searched for logs (pi keeps one folder
+ * per working directory; a corpus may nest a few more).
+ */
+export const MAX_DEPTH = 8;
 /** Folders never searched: hidden ones and dependency trees. */
 const SKIPPED = new Set(["node_modules"]);
 
@@ -29,12 +32,16 @@ export interface SessionPage {
 	total: number;
 	/** Logs whose id contains the query. */
 	matched: number;
+	/** Folders below the depth searched, never read (relative to the folder, with `/`). */
+	notSearched: string[];
 	offset: number;
 	items: SessionItem[];
 }
 
 export class SessionCatalog {
 	private entries: SessionEntry[] = [];
+	/** The folders below {@link MAX_DEPTH} the last scan left out. */
+	notSearched: string[] = [];
 	private readonly byId = new Map<string, SessionEntry>();
 	/** Message counts by file, with the size and date they were counted at. */
 	private readonly counts = new Map<string, { size: number; mtime: number; messages: number }>();
@@ -56,8 +63,10 @@ export class SessionCatalog {
 		if (stat === undefined) {
 			throw new ContextError("io", "no such session log or folder", { file: this.target });
 		}
-		const files = stat.isDirectory() ? findLogs(this.target) : [this.target];
+		const deeper: string[] = [];
+		const files = stat.isDirectory() ? findLogs(this.target, deeper) : [this.target];
 		const root = stat.isDirectory() ? this.target : resolve(this.target, "..");
+		this.notSearched = deeper.map((d) => relative(root, d).split(sep).join("/")).sort();
 		this.entries = files
 			.map((file) => {
 				const stat = lstatSync(file, { throwIfNoEntry: false });
@@ -113,6 +122,7 @@ export class SessionCatalog {
 		return {
 			total: this.entries.length,
 			matched: matching.length,
+			notSearched: this.notSearched,
 			offset,
 			items: matching.slice(offset, offset + limit).map((e) => ({
 				id: e.id,
@@ -186,14 +196,18 @@ function isDirectory(path: string): boolean {
 	return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
-/** Every `.jsonl` regular file under `dir`, symbolic links not followed. */
-function findLogs(dir: string, depth = 0, out: string[] = []): string[] {
+/**
+ * Every `.jsonl` regular file under `dir`, symbolic links not followed; the
+ * folders below the depth searched go to `deeper`, never silently dropped.
+ */
+function findLogs(dir: string, deeper: string[], depth = 0, out: string[] = []): string[] {
 	for (const dirent of readdirSync(dir, { withFileTypes: true })) {
 		if (dirent.name.startsWith(".")) continue;
 		const path = join(dir, dirent.name);
 		if (dirent.isFile() && dirent.name.endsWith(".jsonl")) out.push(path);
-		else if (dirent.isDirectory() && depth < MAX_DEPTH && !SKIPPED.has(dirent.name))
-			findLogs(path, depth + 1, out);
+		else if (!dirent.isDirectory() || SKIPPED.has(dirent.name)) continue;
+		else if (depth < MAX_DEPTH) findLogs(path, deeper, depth + 1, out);
+		else deeper.push(path);
 	}
 	return out;
 }

@@ -70,3 +70,18 @@ describe("the session list's orders", () => {
 		expect(catalog.page(0, 1, "", "messages").items[0]?.messages).toBe(703);
 	});
 });
+
+describe("the folders searched", () => {
+	it("lists a log five folders deep, and names the folders too deep to search", () => {
+		const dir = tempDir("theway-sessions-deep-");
+		const five = join(dir, "a", "b", "c", "d", "e");
+		mkdirSync(five, { recursive: true });
+		writeFileSync(join(five, "deep.jsonl"), jsonl([HEADER, ...messages(1)]));
+		const nine = join(dir, "1", "2", "3", "4", "5", "6", "7", "8", "9");
+		mkdirSync(nine, { recursive: true });
+		writeFileSync(join(nine, "deeper.jsonl"), jsonl([HEADER, ...messages(1)]));
+		const catalog = new SessionCatalog(dir);
+		expect(ids(catalog, "name")).toEqual(["a/b/c/d/e/deep.jsonl"]);
+		expect(catalog.page(0, 10).notSearched).toEqual(["1/2/3/4/5/6/7/8/9"]);
+	});
+});

@@ -73,6 +73,11 @@ async function listSessions(reset: boolean): Promise<void> {
 		page.matched === page.total
 			? `${count(page.total, "session")} in ${page.source}${page.source.endsWith(".jsonl") ? "" : "/"}`
 			: `${page.matched.toLocaleString()} of ${count(page.total, "session")} ${page.matched === 1 ? "matches" : "match"}`;
+	if (page.notSearched.length > 0) {
+		const [first] = page.notSearched;
+		$("count").textContent +=
+			` · ${count(page.notSearched.length, "folder")} too deep to search (${first}${page.notSearched.length > 1 ? ", …" : ""})`;
+	}
 	$("more").hidden = state.listed >= page.matched;
 	if (state.session === "" && page.items[0] !== undefined) choose(page.items[0].id);
 }
