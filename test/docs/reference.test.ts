@@ -83,6 +83,16 @@ describe("the command examples of the docs", () => {
 			env: { ...process.env, NO_COLOR: "1" },
 		}).stdout.replaceAll(join(ROOT, "/"), "");
 
+	it("hold a system prompt as its own lines, never as one JSON string (a change reads line by line)", () => {
+		for (const page of pages) {
+			const blocks = readFileSync(page, "utf8").split("<!-- command: ").slice(1);
+			for (const block of blocks) {
+				const output = /```text\n([\s\S]*?)```/.exec(block)?.[1] ?? "";
+				expect(output, `${page}: ${block.split(" -->")[0]}`).not.toMatch(/"systemPrompt": ?"</);
+			}
+		}
+	});
+
 	it("show what each command prints", () => {
 		let examples = 0;
 		for (const page of pages) {
