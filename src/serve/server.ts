@@ -11,24 +11,17 @@
  */
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
-import { realpathSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
-import { ioError } from "../log/read.js";
 import type { VirtualizedResult } from "../render/stubs.js";
 import type { Composed, LoadOptions } from "../service/bundle.js";
 import { ContextService } from "../service/context-service.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { capabilities } from "./capabilities.js";
-import {
-	type CursorState,
-	CursorStore,
-	type FileStamp,
-	type ResetReason,
-	resetReason,
-} from "./cursors.js";
+import { type CursorState, CursorStore, type ResetReason, resetReason } from "./cursors.js";
 import { type DeepMessage, findDeepMessage } from "./deep.js";
 import type { TooLong } from "./lines.js";
+import { checkRoots, PathRefused, stampOf } from "./paths.js";
 import {
 	errorReply,
 	type Format,
@@ -329,35 +322,6 @@ type Id = Reply["id"];
 /** The longest path a system takes (Linux's PATH_MAX); a longer one is not echoed back. */
 const MAX_PATH = 4096;
 
-/** A path outside the roots the sidecar serves: -32003. */
-class PathRefused extends Error {
-	constructor(readonly file: string) {
-		super(`Path refused: ${file} is outside the folders this sidecar serves (--root)`);
-	}
-}
-
-/**
- * Refuses `file` unless its real path (symlinks and `..` resolved; for a
- * file that does not exist yet, its folder's) lies inside one of `roots`.
- */
-function checkRoots(file: string, roots: readonly string[]): void {
-	let real: string;
-	try {
-		real = realpathSync(file);
-	} catch {
-		try {
-			real = join(realpathSync(dirname(file)), basename(file));
-		} catch {
-			throw new PathRefused(file); // a folder that does not exist is in no root
-		}
-	}
-	const inside = roots.some((root) => {
-		const rel = relative(root, real);
-		return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-	});
-	if (!inside) throw new PathRefused(file);
-}
-
 class MethodNotFound extends Error {
 	constructor(readonly method: string) {
 		super(method);
@@ -393,28 +357,6 @@ function loadOptions(params: LoadParams): LoadOptions {
 	if (params.templateVersion !== undefined) options.templateVersion = params.templateVersion;
 	if (params.virtualize === false) options.virtualize = false;
 	return options;
-}
-
-/**
- * The file's identity; refuses what is not a regular file before it is
- * opened (opening a FIFO would wait for a writer, and stall every session).
- */
-function stampOf(file: string): FileStamp {
-	let stat: ReturnType<typeof statSync>;
-	try {
-		stat = statSync(file, { throwIfNoEntry: false });
-	} catch (error) {
-		throw ioError(file, error); // a path through a file, a symlink loop, a name too long
-	}
-	if (stat === undefined) return { dev: -1, ino: -1, size: 0 }; // the load names the missing file
-	if (!stat.isFile() && !stat.isDirectory()) {
-		throw new ContextError(
-			"io",
-			"cannot read the session log (not a regular file: a FIFO, socket or device)",
-			{ file },
-		);
-	}
-	return { dev: stat.dev, ino: stat.ino, size: stat.size };
 }
 
 function diagnosticKey(d: Diagnostic): string {

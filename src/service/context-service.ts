@@ -13,8 +13,7 @@
  * entries a lean read of a huge log let go).
  */
 import { ContextError, type Diagnostic } from "../errors.js";
-import { readForeign } from "../import/foreign.js";
-import { OpenLog, type OpenLogOptions } from "../log/open-log.js";
+import type { OpenLogOptions } from "../log/open-log.js";
 import { STDIN } from "../log/read.js";
 import { convertMessages } from "../render/convert.js";
 import {
@@ -27,7 +26,7 @@ import {
 import { renderSystemPrompt } from "../render/system-prompt.js";
 import type { LlmMessage } from "../session/messages.js";
 import { type Projection, projectBranch } from "../session/project.js";
-import { SessionTree } from "../session/tree.js";
+import type { SessionTree } from "../session/tree.js";
 import { type Compiler, TemplateRegistry } from "../templates/registry.js";
 import type { TemplateSet } from "../templates/set.js";
 import { deriveSummary, deriveSystemView } from "../view/derive.js";
@@ -36,11 +35,11 @@ import {
 	type Composed,
 	type ContextBundle,
 	Lineage,
-	type LineageReason,
 	type LoadOptions,
 } from "./bundle.js";
 import { setOfBundle } from "./convert.js";
 import { fileOf, loadTarget } from "./options.js";
+import { OpenSessions, type Session } from "./sessions.js";
 
 const DEFAULT_MAX_OPEN_SESSIONS = 32;
 
@@ -60,8 +59,6 @@ export interface ServiceOptions extends OpenLogOptions {
 	maxOpenSessions?: number;
 }
 
-type Session = OpenLog<SessionTree>;
-
 /** A session's last projection, the set that framed it, and the lineage its messages belong to. */
 interface Projected {
 	fingerprint: string;
@@ -70,7 +67,8 @@ interface Projected {
 }
 
 export class ContextService {
-	private readonly sessions = new Map<string, Session>();
+	/** The sessions kept open, each read up to date by the next load of its file. */
+	private readonly sessions: OpenSessions;
 	/** The load in progress per file: loads of one file run one after the other. */
 	private readonly queue = new Map<string, Promise<unknown>>();
 	private registry: TemplateRegistry;
@@ -78,10 +76,6 @@ export class ContextService {
 	private readonly stubs = new WeakMap<SessionTree, StubCache>();
 	/** Per open session, its last projection: a reload extends it. */
 	private readonly projections = new WeakMap<SessionTree, Projected>();
-	/** Why each session was read afresh, for the lineage its first projection begins. */
-	private readonly opened = new WeakMap<SessionTree, LineageReason>();
-	/** Files whose open session was dropped for a reason, until they are read again. */
-	private readonly dropped = new Map<string, LineageReason>();
 
 	constructor(private readonly options: ServiceOptions = {}) {
 		if (options.strict === true && options.lenient === true) {
@@ -90,6 +84,7 @@ export class ContextService {
 				"options strict and lenient contradict each other: give one",
 			);
 		}
+		this.sessions = new OpenSessions(options, options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS);
 		this.registry =
 			options.registry ??
 			TemplateRegistry.for(
@@ -124,7 +119,9 @@ export class ContextService {
 		const run = previous
 			.catch(() => undefined)
 			.then(() =>
-				this.retried(file, async () => this.composeLog(await this.readAsync(file), options)),
+				this.retried(file, async () =>
+					this.composeLog(await this.sessions.readAsync(file), options),
+				),
 			);
 		this.queue.set(file, run);
 		try {
@@ -137,7 +134,9 @@ export class ContextService {
 	/** {@link compose}, synchronously. @internal */
 	composeSync(path: string, options: LoadOptions = {}): Composed {
 		const file = loadTarget(path, options);
-		return this.retried(file, () => this.composeLog(this.readSync(file), options));
+		return this.retried(file, () =>
+			this.composeLog(this.sessions.readSync(file, this.queue.has(file)), options),
+		);
 	}
 
 	/**
@@ -151,7 +150,7 @@ export class ContextService {
 	async composeOnce(path: string, options: LoadOptions = {}): Promise<Composed> {
 		const file = loadTarget(path, options);
 		return this.retried(file, async () => {
-			const log = this.readSync(file);
+			const log = this.sessions.readSync(file, this.queue.has(file));
 			const pin = log.sink.metadata.templateVersion;
 			await this.registry.ready([options.templateVersion ?? pin ?? this.registry.newest()]);
 			return this.composeLog(log, options, false);
@@ -166,7 +165,7 @@ export class ContextService {
 	private retried<T>(file: string, attempt: () => T): T {
 		const again = (error: unknown): T => {
 			if (!(error instanceof ContextError) || error.code !== "file_replaced") throw error;
-			this.drop(file, "rewritten");
+			this.sessions.drop(file, "rewritten");
 			return attempt();
 		};
 		let result: T;
@@ -219,7 +218,7 @@ export class ContextService {
 		);
 		const lineage =
 			before === undefined
-				? new Lineage(this.opened.get(tree) ?? "opened")
+				? new Lineage(this.sessions.reasonOf(tree))
 				: !sameSet
 					? new Lineage("templates")
 					: projection.restart !== undefined
@@ -327,7 +326,7 @@ export class ContextService {
 
 	/** The virtualization decisions of the open session `bundle` came from, if it is open. */
 	private cacheOf(bundle: ContextBundle): { cache?: StubCache } {
-		const tree = this.sessions.get(fileOf(bundle.meta.file))?.sink;
+		const tree = this.sessions.treeOf(fileOf(bundle.meta.file));
 		const cache = tree === undefined ? undefined : this.stubs.get(tree);
 		return cache === undefined ? {} : { cache };
 	}
@@ -368,93 +367,7 @@ export class ContextService {
 
 	/** Forgets an open session; the next load reads it whole. */
 	close(path: string): void {
-		this.sessions.delete(fileOf(path));
-	}
-
-	/** The session of `file`, read up to date: the kept one resumed, or a fresh one. */
-	private readSync(file: string): Session {
-		const open = this.sessions.get(file);
-		// A session being read asynchronously is left alone: this load reads its own.
-		if (open !== undefined && !this.queue.has(file)) {
-			if (this.resumed(file, open, () => open.readSync())) return open;
-		}
-		const log = this.newSession(file);
-		log.readSync();
-		this.keep(file, log);
-		return log;
-	}
-
-	private async readAsync(file: string): Promise<Session> {
-		const open = this.sessions.get(file);
-		if (open !== undefined && this.resumed(file, open, await settle(open.read()))) return open;
-		const log = this.newSession(file);
-		await log.read();
-		this.keep(file, log);
-		return log;
-	}
-
-	/**
-	 * Whether the kept `log` read what was appended: false when the file is
-	 * no longer the one read (replaced, truncated, changed before its end),
-	 * or when what was appended changed an earlier entry.
-	 */
-	private resumed(file: string, log: Session, read: () => boolean): boolean {
-		this.sessions.delete(file); // re-inserted last: the most recently loaded
-		if (!read()) {
-			this.drop(file, "rewritten");
-			return false;
-		}
-		if (log.sink.rewired) {
-			this.drop(file, "repaired");
-			return false;
-		}
-		this.keep(file, log);
-		return true;
-	}
-
-	/** Forgets the open session of `file`, saying why its next read is a fresh one. */
-	private drop(file: string, reason: LineageReason): void {
-		this.sessions.delete(file);
-		this.dropped.set(file, reason);
-		if (this.dropped.size > (this.options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS)) {
-			this.dropped.delete(this.dropped.keys().next().value as string);
-		}
-	}
-
-	private newSession(file: string): Session {
-		const strict = this.options.strict === true;
-		const log = new OpenLog(file, (entries, name) => new SessionTree(entries, name, strict), {
-			foreign: readForeign,
-			...this.options,
-		});
-		this.opened.set(log.sink, this.dropped.get(file) ?? "opened");
-		this.dropped.delete(file);
-		return log;
-	}
-
-	/**
-	 * Keeps `log` open for incremental reloads, forgetting the least recently
-	 * loaded one past the limit. A stream is read once.
-	 */
-	private keep(file: string, log: Session): void {
-		if (file === STDIN || !log.regular) return;
-		this.sessions.set(file, log);
-		if (this.sessions.size > (this.options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS)) {
-			const oldest = this.sessions.keys().next().value as string;
-			this.sessions.delete(oldest);
-		}
-	}
-}
-
-/** A promise's outcome as a thunk that returns or throws it. */
-async function settle<T>(promise: Promise<T>): Promise<() => T> {
-	try {
-		const value = await promise;
-		return () => value;
-	} catch (error) {
-		return () => {
-			throw error;
-		};
+		this.sessions.close(fileOf(path));
 	}
 }
 

@@ -7,6 +7,7 @@ import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContextService } from "../../src/index.js";
+import { OpenSessions } from "../../src/service/sessions.js";
 import {
 	assistant,
 	compactContext,
@@ -223,14 +224,14 @@ describe("bounded memory", () => {
 describe("open sessions", () => {
 	it("keeps at most maxOpenSessions open, the least recently loaded out first", () => {
 		const paths = ["a", "b", "c"].map((name) => writeLog([HEADER, user("u", null, name)], name));
+		const sessions = new OpenSessions({}, 2);
+		for (const path of paths) sessions.readSync(path);
+		expect(sessions.files()).toEqual([paths[1], paths[2]]);
+		sessions.readSync(paths[1] as string);
+		expect(sessions.files()).toEqual([paths[2], paths[1]]);
 		const service = new ContextService({ maxOpenSessions: 2 });
-		const open = () => [
-			...(service as unknown as { sessions: Map<string, unknown> }).sessions.keys(),
-		];
-		for (const path of paths) service.loadSync(path);
-		expect(open()).toEqual([paths[1], paths[2]]);
-		service.loadSync(paths[1] as string);
-		expect(open()).toEqual([paths[2], paths[1]]);
-		for (const path of paths) expect(JSON.stringify(service.loadSync(path))).toBe(fresh(path));
+		for (const path of [...paths, ...paths]) {
+			expect(JSON.stringify(service.loadSync(path))).toBe(fresh(path));
+		}
 	});
 });
