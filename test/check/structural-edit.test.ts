@@ -12,8 +12,8 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { writePrecompiledSets } from "../../src/templates/write-precompiled.js";
+import { cli } from "../support/project.js";
 import { ADDED, restructure } from "../support/restructure.js";
 import { tempDir } from "../support/temp.js";
 import { NEWEST, ROOT } from "../support/template-sets.js";
@@ -72,30 +72,16 @@ function failures(report: string): string[] {
 	});
 }
 
-async function cli(cwd: string, ...argv: string[]) {
-	let out = "";
-	const code = await main(argv, {
-		stdout: (t) => {
-			out += t;
-		},
-		stderr: (t) => {
-			out += t;
-		},
-		cwd,
-	});
-	return { code, out };
-}
-
 describe("a structural edit of the newest set", () => {
 	it("builds once recorded, and every test that reads the shipped sets still passes", async () => {
 		const dir = projectCopy();
 		const set = join(dir, "templates", NEWEST);
 		const partial = restructure(set);
 		const update = await cli(dir, "build", "--update", "--templates", "templates");
-		expect(update.code, update.out).toBe(0);
+		expect(update.code, update.stderr).toBe(0);
 		writePrecompiledSets(join(dir, "templates"));
 		const build = await cli(dir, "build", "--templates", "templates");
-		expect(build.code, build.out).toBe(0);
+		expect(build.code, build.stderr).toBe(0);
 		const snapshot = readFileSync(join(dir, "snapshots/examples/1-normal.txt"), "utf8");
 		expect(snapshot).toContain(`<tools>\n${ADDED.heading("tools")}\n`);
 		expect(snapshot).toContain(`<harness>\n${ADDED.heading("harness")}\n`);
