@@ -9,10 +9,10 @@
  * `cl100k`, `chars`) counts every model alike. Workbench only: nothing on
  * the rendering path loads a tokenizer.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { ioError } from "../log/read.js";
+import { readRegularText } from "../log/read-text.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 import { globMatches } from "../text/glob.js";
@@ -75,13 +75,7 @@ export function parseUnits(text: string, file: string): UnitTable {
 
 /** Reads the units table at `file` (default: the shipped one). */
 export function readUnits(file: string = DEFAULT_UNITS_FILE): UnitTable {
-	let text: string;
-	try {
-		text = readFileSync(file, "utf8");
-	} catch (error) {
-		throw ioError(file, error, "cannot read the tokenizer table");
-	}
-	return parseUnits(text, file);
+	return parseUnits(readRegularText(file, "cannot read the tokenizer table"), file);
 }
 
 /**

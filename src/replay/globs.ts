@@ -1,23 +1,11 @@
 /**
  * The globs of a price table (`*` any run of characters, `?` one, case
- * ignored): whether a model id matches one, and whether one glob matches
- * every id another does (an earlier entry that hides a later one).
+ * ignored): whether a model id matches one (the floor's matcher, which the
+ * units table shares), and whether one glob matches every id another does
+ * (an earlier entry that hides a later one).
  */
 
-const globs = new Map<string, RegExp>();
-
-/** Whether `id` matches `pattern`: `*` any run of characters, `?` one; case is ignored. */
-export function globMatches(pattern: string, id: string): boolean {
-	let re = globs.get(pattern);
-	if (re === undefined) {
-		const body = [...pattern]
-			.map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[\\^$.|+()[\]{}]/g, "\\$&")))
-			.join("");
-		re = new RegExp(`^${body}$`, "is");
-		globs.set(pattern, re);
-	}
-	return re.test(id);
-}
+export { globMatches } from "../text/glob.js";
 
 /**
  * Whether every id `inner` matches, `outer` matches too: `outer`'s `*`
