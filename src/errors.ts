@@ -83,6 +83,7 @@ export const TOOL_CODES = [
 	"no_fixtures",
 	"bad_prices",
 	"bad_assertions",
+	"bad_eval",
 	"missing_key",
 	"max_cost",
 	"bad_units",

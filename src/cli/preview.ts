@@ -1,7 +1,9 @@
 /** `theway-context preview`: a live page of what the model gets, for editing templates. */
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, readFileSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
+import { parseEvalReport, type ReadReport } from "../eval/report-file.js";
+import { ioError } from "../log/read.js";
 import { startPreview } from "../preview/server.js";
 import { replayBars } from "../replay/bars.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
@@ -22,6 +24,9 @@ Options:
   --templates DIR   the templates folder (default: the bundled templates/)
   --port N          the port (default 4770; 0 picks a free one)
 ${TOKENIZER_HELP}
+  --eval FILE       an eval report (eval --format json): the page shows, per
+                    call it asked about, the answer beside what the session
+                    did, the calls that flipped between the sets highlighted
   --open            open the page in a browser
   -h, --help        this help
 `;
@@ -33,6 +38,7 @@ const OPTIONS = {
 	port: { type: "string" },
 	tokenizer: { type: "string" },
 	open: { type: "boolean" },
+	eval: { type: "string" },
 	...HELP_OPTION,
 } as const;
 
@@ -47,6 +53,7 @@ export const previewCommand = defineCommand(
 			throw usageError("--port must be an integer from 0 to 65535", PREVIEW_USAGE);
 		}
 		const tokenizer = unitsOption(values.tokenizer, io, PREVIEW_USAGE);
+		const report = values.eval === undefined ? undefined : readReport(resolve(io.cwd, values.eval));
 		const server = await startPreview({
 			tokenizer,
 			sessions: resolve(io.cwd, positionals[0] ?? "."),
@@ -54,6 +61,7 @@ export const previewCommand = defineCommand(
 			port,
 			cwd: io.cwd,
 			replay: replayBars,
+			...(report === undefined ? {} : { eval: report }),
 		});
 		io.stdout(`${server.url}\n`);
 		io.stdout(
@@ -80,6 +88,17 @@ export const previewCommand = defineCommand(
 		return 0;
 	},
 );
+
+/** The eval report at `path`, checked. */
+function readReport(path: string): ReadReport {
+	let text: string;
+	try {
+		text = readFileSync(path, "utf8");
+	} catch (error) {
+		throw ioError(path, error, "cannot read the eval report");
+	}
+	return parseEvalReport(text, path);
+}
 
 /** The command that opens a URL in the default browser on this platform. */
 function openerCommand(): [string, ...string[]] {

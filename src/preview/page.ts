@@ -44,6 +44,7 @@ export const INDEX_HTML: string = `<!doctype html>
       <span id="search-count" class="muted" role="status"></span>
     </div>
     <section id="replay" class="replay" aria-label="Replay"></section>
+    <section id="eval" class="eval" aria-label="Eval"></section>
     <p id="place" class="place" hidden></p>
     <section id="failure" class="failure" hidden></section>
     <section id="prompt"></section>
@@ -183,5 +184,9 @@ details.warnings summary { cursor: pointer; color: var(--muted); }
 .replay-chart .recorded { fill: none; stroke: var(--fg); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
 .key-recorded i { background: var(--fg); height: 2px !important; }
 .replay-legend .key { margin-right: 1rem; }
+.eval-table { width: 100%; border-collapse: collapse; font-size: .85rem; }
+.eval-table td, .eval-table th { border-bottom: 1px solid var(--line); padding: .2rem .4rem; text-align: left; vertical-align: top; }
+.eval-table .move { white-space: pre-wrap; word-break: break-word; font-family: var(--mono, monospace); }
+.eval-table tr.flip { background: #fbe3c8; }
 .replay-legend i { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: middle; }
 `;

@@ -3,6 +3,8 @@
  * path to a file, so no request can reach one; sessions are named by the
  * catalogue's ids.
  */
+
+import { type EvalSource, evalView } from "./eval-view.js";
 import { INDEX_HTML, STYLE_CSS } from "./page.js";
 import {
 	SESSION_SORTS,
@@ -19,7 +21,7 @@ import type { Workspace } from "./workspace.js";
 const MAX_PAGE = 500;
 
 /** The page's script modules (`app.js` imports the others). */
-export const CLIENT_MODULES = ["app.js", "draw.js", "dom.js", "replay.js"] as const;
+export const CLIENT_MODULES = ["app.js", "draw.js", "dom.js", "replay.js", "eval.js"] as const;
 
 /** A complete answer: a status and a body. */
 export interface Answer {
@@ -38,10 +40,13 @@ export interface RouteContext {
 	scripts: ReadonlyMap<string, string>;
 	/** What replays a session for the replay view (none: the view says it is not available). */
 	replay?: ReplaySource;
+	/** An eval report for the eval view (none: the view stays empty). */
+	eval?: EvalSource;
 }
 
 /** The answer to a GET of `url`. */
-export function route(url: URL, { catalog, workspace, scripts, replay }: RouteContext): Reply {
+export function route(url: URL, context: RouteContext): Reply {
+	const { catalog, workspace, scripts, replay } = context;
 	const query = (name: string) => url.searchParams.get(name) ?? "";
 	switch (url.pathname) {
 		case "/":
@@ -69,6 +74,8 @@ export function route(url: URL, { catalog, workspace, scripts, replay }: RouteCo
 			const view = renderView(workspace, catalog, query("session"), query("set"));
 			return json(!view.ok && view.kind === "request" ? 404 : 200, view);
 		}
+		case "/api/eval":
+			return json(200, evalView(catalog, query("session"), context.eval, workspace.cwd));
 		case "/api/replay":
 			return json(200, replayView(workspace, catalog, query("session"), query("set"), replay));
 		default: {

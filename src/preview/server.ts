@@ -15,6 +15,7 @@ import { readUnits, Units, type UnitsSpec } from "../measure/units.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
 import { DEBOUNCE_MS, templateTargets, Watcher } from "../templates/watch.js";
 import type { TokenizerName } from "../text/tokenizer.js";
+import type { EvalSource } from "./eval-view.js";
 import { EventHub } from "./events.js";
 import type { ReplaySource } from "./replay-view.js";
 import { type Answer, CLIENT_MODULES, type Reply, route, text } from "./routes.js";
@@ -38,6 +39,8 @@ export interface PreviewOptions {
 	tokenizer?: TokenizerName | UnitsSpec;
 	/** What replays a session for the page's replay view (the command line passes `replay`'s). */
 	replay?: ReplaySource;
+	/** An eval report for the page's eval view (`preview --eval FILE`). */
+	eval?: EvalSource;
 }
 
 export interface PreviewServer {
@@ -60,6 +63,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 		workspace,
 		scripts: readClientScripts(),
 		...(options.replay === undefined ? {} : { replay: options.replay }),
+		...(options.eval === undefined ? {} : { eval: options.eval }),
 	};
 	let port = options.port;
 

@@ -18,6 +18,7 @@ import type {
 import { $, count, el, fill } from "./dom.js";
 import { drawFailure, drawView } from "./draw.js";
 import "./replay.js"; // the replay view, which follows what this page shows
+import "./eval.js"; // the eval view, likewise
 
 const PAGE_SIZE = 100;
 
