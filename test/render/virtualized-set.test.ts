@@ -254,6 +254,8 @@ describe("inspect and diff show the savings", () => {
 			"v1",
 			"--to",
 			"v2",
+			"--tokenizer",
+			"o200k",
 			"--format",
 			"json",
 		]);
