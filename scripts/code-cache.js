@@ -3,7 +3,7 @@
  * src/cli/code-cache.ts), after `npm run build`: runs each command once in
  * a process that records what V8 compiles, and writes `<file>.cache` beside
  * each file. `render` runs on a fixture with every kind of message (what a render compiles is
- * cached whole); the other commands print their help (their top level).
+ * cached whole); the other commands' bundles are loaded, not run (their top level).
  * Usage: node scripts/code-cache.js
  */
 import { spawnSync } from "node:child_process";
@@ -21,14 +21,30 @@ const SETS = readdirSync(join(ROOT, "templates/.compiled"))
 	.filter((name) => /^v\d+\.cjs$/.test(name))
 	.map((name) => name.slice(0, -".cjs".length))
 	.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+/** Node's arguments that load a command's bundle as the entry would (the cache armed), and run nothing. */
+function loadOnly(command) {
+	const module = pathToFileURL(join(ROOT, "dist/cli/code-cache.js")).href;
+	const bundle = join(ROOT, `dist/cli/${command}.cjs`);
+	return [
+		"--input-type=module",
+		"-e",
+		`import { createRequire } from "node:module";
+		import { codeCacheOptions, useCodeCache } from ${JSON.stringify(module)};
+		const require = createRequire(import.meta.url);
+		require(${JSON.stringify(join(ROOT, "dist/cli/errors.cjs"))}); // as the entry loads it: before the cache
+		useCodeCache(codeCacheOptions(${JSON.stringify(join(ROOT, "dist/cli/"))}, ${JSON.stringify(ROOT)}));
+		require(${JSON.stringify(bundle)});`,
+	];
+}
+
 /**
  * A render with each older set, then with the default one last: a file two
  * runs compile keeps the cache of the run that used it most.
  */
 const RUNS = [
-	...["build", "serve", "inspect", "diff", "preview"].map((command) => [command, "--help"]),
-	...SETS.slice(0, -1).map((set) => ["render", EXAMPLE, "--format", "llm", "--template-version", set]),
-	["render", EXAMPLE, "--format", "llm"],
+	...["build", "serve", "inspect", "diff", "preview"].map(loadOnly),
+	...SETS.slice(0, -1).map((set) => [BIN, "render", EXAMPLE, "--format", "llm", "--template-version", set]),
+	[BIN, "render", EXAMPLE, "--format", "llm"],
 ];
 
 export function writeCodeCaches() {
@@ -39,13 +55,13 @@ export function writeCodeCaches() {
 	}
 	const written = new Set();
 	for (const args of RUNS) {
-		const child = spawnSync(process.execPath, ["--import", pathToFileURL(RECORD).href, BIN, ...args], {
+		const child = spawnSync(process.execPath, ["--import", pathToFileURL(RECORD).href, ...args], {
 			cwd: ROOT,
 			encoding: "utf8",
 			maxBuffer: 64 * 1024 * 1024,
 		});
 		if (child.status !== 0) {
-			throw new Error(`theway-context ${args.join(" ")} exited ${child.status}: ${child.stderr}`);
+			throw new Error(`node ${args.join(" ")} exited ${child.status}: ${child.stderr}`);
 		}
 		for (const line of child.stderr.split("\n")) {
 			if (line.startsWith("code cache ")) written.add(line.slice("code cache ".length));

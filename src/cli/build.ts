@@ -1,56 +1,22 @@
 /** `theway-context build`: the build step (`src/check/`), printed for people. */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { type CheckOptions, runCheck } from "../check/run.js";
 import { type WatchRun, watchCheck } from "../check/watch.js";
-import { ContextError, formatDiagnostic } from "../errors.js";
+import { formatDiagnostic } from "../errors.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { escapeControl } from "../text/terminal.js";
-import { defineCommand, HELP_OPTION, type Io, printDiagnostic, templatesOption } from "./io.js";
+import { defineCommand } from "./command.js";
+import { BUILD } from "./commands/build.js";
+import { type Io, printDiagnostic } from "./io.js";
 
-export const BUILD_USAGE = `Usage: theway-context build [--update] [options]
-
-Checks every template set (front-matter, section order, every path, helper
-and partial against the view-models) and the versions against the lock,
-writes the precompiled sets, then renders every fixture session against its
-snapshot and every README example against the real rendering.
-
-Options:
-  --update           rewrite the lock (once versions are bumped), the drifted
-                     snapshots and README examples, and print what changed
-  --templates DIR    the templates folder (default: the bundled templates/)
-  --fixtures DIR     fixture sessions (default: ./test/fixtures)
-  --snapshots DIR    their snapshots (default: ./snapshots)
-  --readme FILE      the README to check (default: ./README.md, if present)
-  --watch            check again once saves stop under the templates folder
-                     (a set made since included), categories.yaml, the
-                     fixtures and the snapshots, until Ctrl-C
-  -h, --help         this help
-`;
-
-const OPTIONS = {
-	update: { type: "boolean" },
-	templates: { type: "string" },
-	fixtures: { type: "string" },
-	snapshots: { type: "string" },
-	readme: { type: "string" },
-	watch: { type: "boolean" },
-	...HELP_OPTION,
-} as const;
-
-export const buildCommand = defineCommand(OPTIONS, BUILD_USAGE, async ({ values }, io) => {
+export const buildCommand = defineCommand(BUILD, async ({ values }, io) => {
 	const options: CheckOptions = {
-		templates: templatesOption(values.templates, io).templates ?? DEFAULT_TEMPLATES_DIR,
-		fixtures: resolve(io.cwd, values.fixtures ?? join("test", "fixtures")),
-		snapshots: resolve(io.cwd, values.snapshots ?? "snapshots"),
-		readme: resolve(io.cwd, values.readme ?? "README.md"),
-		update: values.update === true,
+		templates: values.templates ?? DEFAULT_TEMPLATES_DIR,
+		fixtures: values.fixtures,
+		snapshots: values.snapshots,
+		readme: values.readme,
+		update: values.update,
 	};
-	if (values.fixtures !== undefined && !existsSync(options.fixtures)) {
-		// A typo must not turn the check into one that checks nothing.
-		throw new ContextError("io", "fixtures folder not found", { file: options.fixtures });
-	}
-	if (values.watch === true) return watchCommand(options, io);
+	if (values.watch) return watchCommand(options, io);
 	const { errors } = runCheck(options, {
 		info: (text) => io.stdout(`${escapeControl(text)}\n`),
 		diagnostic: (d) => printDiagnostic(io, d),

@@ -9,14 +9,19 @@ import { ContextError } from "../errors.js";
 import { findSessionLogs } from "../log/files.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { escapeControl } from "../text/terminal.js";
+import { checkSetOption } from "./io.js";
 
 /**
  * The set a side names (or its folder's newest) built once here: a broken
  * one stops the command with its error, before any session is read, instead
  * of failing every session alike. (A session may still pin another set.)
  */
-export async function checkSide(side: { templates: string; version?: string }): Promise<void> {
+export async function checkSide(
+	side: { templates: string; version?: string },
+	option: string,
+): Promise<void> {
 	const registry = new TemplateRegistry(side.templates);
+	checkSetOption(registry, side.version, option);
 	await registry.ready();
 	registry.get(side.version);
 }

@@ -1,13 +1,13 @@
 /** `theway-context import`: Claude Code and Codex sessions written as session logs of ours. */
 import { existsSync, statSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RecordCount, sumCounts } from "../import/accounting.js";
-import { FORMATS } from "../import/convert.js";
+import { defineCommand } from "./command.js";
+import { IMPORT } from "./commands/import.js";
 import { isDirectory, sessionFiles } from "./corpus.js";
 import { createTask, type ImportJob, type ImportOutcome } from "./import-job.js";
-import { choiceOption, defineCommand, HELP_OPTION, printDiagnostic } from "./io.js";
+import { printDiagnostic } from "./io.js";
 import { runPool } from "./pool.js";
 import { usageError } from "./usage.js";
 
@@ -20,42 +20,6 @@ const TASK = {
 	create: createTask,
 };
 
-export const IMPORT_USAGE = `Usage: theway-context import <file|DIR>... [options]
-
-Converts Claude Code transcripts (~/.claude/projects/<project>/<session>.jsonl)
-and Codex rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl) into session
-logs of this format (version 3), one log per source session, named after it.
-A log already in this format is copied unchanged. DIR is searched for .jsonl
-files; folders are imported on every core. A file that cannot be imported is
-reported (file, line, reason) and the run goes on with the others.
-
-render, inspect, diff, replay and preview also read a Claude Code or Codex file
-directly, converting it in memory; import writes the conversion down.
-
-Options:
-  --from FORMAT            auto (default: told from the records), claude-code, codex, theway
-  --out FILE|DIR           where to write: one source file may go to FILE (default:
-                           standard output); several files or a folder need a DIR
-                           (required then), never inside a source's folder; an
-                           existing folder or a trailing / names a DIR
-  --strict                 refuse a source any of whose records could not be
-                           imported as they are (by default: skipped, with a warning)
-  --jobs N                 worker threads (default: one per core)
-  --quiet                  do not print warnings
-  -h, --help               this help
-
-Exit codes: 0 every file imported, 1 a file failed, 2 wrong usage.
-`;
-
-const OPTIONS = {
-	from: { type: "string" },
-	out: { type: "string" },
-	strict: { type: "boolean" },
-	jobs: { type: "string" },
-	quiet: { type: "boolean" },
-	...HELP_OPTION,
-} as const;
-
 /** A source file and the name of its log, relative to the output folder. */
 interface Source {
 	file: string;
@@ -66,67 +30,57 @@ interface Source {
 	inFolder: boolean;
 }
 
-export const importCommand = defineCommand(
-	OPTIONS,
-	IMPORT_USAGE,
-	async ({ values, positionals }, io) => {
-		if (positionals.length === 0) throw usageError("missing <file|DIR>", IMPORT_USAGE);
-		const from = choiceOption(values.from, "from", FORMATS, IMPORT_USAGE);
-		const threads = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
-		if (!Number.isInteger(threads) || threads < 1)
-			throw usageError("--jobs must be a whole number ≥ 1", IMPORT_USAGE);
-		const sources = positionals.flatMap((p) => sourcesOf(resolve(io.cwd, p)));
-		const single =
-			positionals.length === 1 &&
-			sources.length === 1 &&
-			!isDirectory(resolve(io.cwd, positionals[0] as string));
-		const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
-		if (out === undefined && !single)
-			throw usageError("several sessions need --out DIR", IMPORT_USAGE);
-		// One file goes to --out as a file, unless it names a folder (one there, or a trailing slash).
-		const toFile =
-			single && out !== undefined && !isDirectory(out) && !/[\\/]$/.test(values.out ?? "");
-		if (out !== undefined && !toFile && existsSync(out) && !isDirectory(out)) {
-			throw usageError(
-				`--out ${values.out} is a file: ${single ? "a trailing / names a folder" : "several sessions need a folder"}`,
-				IMPORT_USAGE,
-			);
-		}
-		if (out !== undefined) refuseInsideSource(out, sources, toFile);
-		const targets = toFile
-			? [out]
-			: sources.map((s) => (out === undefined ? undefined : join(out, s.name)));
-		refuseCollisions(sources, targets);
-		const jobs: ImportJob[] = sources.map((s, i) => ({
-			file: s.file,
-			out: targets[i],
-			from,
-			strict: values.strict === true,
-		}));
-		const tty = io.stderrIsTTY === true && jobs.length > 1;
-		const outcomes = await runPool(TASK, jobs, {
-			init: null,
-			jobs: threads,
-			progress: (done, total) => {
-				if (tty) io.stderr(`\rimport: ${done}/${total} files`);
-			},
-			// A thread pays for its start (~0.1 s of CPU, and the cores it shares) from this much on.
-			size: {
-				total: jobs.reduce((sum, j) => sum + sizeOf(j.file), 0),
-				perThread: BYTES_PER_THREAD,
-			},
-		});
-		if (tty) io.stderr("\n");
-		for (const o of outcomes) {
-			if (o.error !== undefined) printDiagnostic(io, o.error);
-			else if (values.quiet !== true) for (const w of o.warnings) printDiagnostic(io, w);
-		}
-		if (single && out === undefined && outcomes[0]?.text !== undefined) io.stdout(outcomes[0].text);
-		const where = out === undefined ? "standard output" : toFile ? out : `${out}${sep}`;
-		io.stderr(summary(outcomes, where));
-		return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
-	},
-);
+export const importCommand = defineCommand(IMPORT, async ({ values, positionals }, io) => {
+	const { from, jobs: threads } = values;
+	const sources = positionals.flatMap((p) => sourcesOf(resolve(io.cwd, p)));
+	const single =
+		positionals.length === 1 &&
+		sources.length === 1 &&
+		!isDirectory(resolve(io.cwd, positionals[0] as string));
+	const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
+	if (out === undefined && !single) throw usageError("several sessions need --out DIR");
+	// One file goes to --out as a file, unless it names a folder (one there, or a trailing slash).
+	const toFile =
+		single && out !== undefined && !isDirectory(out) && !/[\\/]$/.test(values.out ?? "");
+	if (out !== undefined && !toFile && existsSync(out) && !isDirectory(out)) {
+		throw usageError(
+			`--out ${values.out} is a file: ${single ? "a trailing / names a folder" : "several sessions need a folder"}`,
+		);
+	}
+	if (out !== undefined) refuseInsideSource(out, sources, toFile);
+	const targets = toFile
+		? [out]
+		: sources.map((s) => (out === undefined ? undefined : join(out, s.name)));
+	refuseCollisions(sources, targets);
+	const jobs: ImportJob[] = sources.map((s, i) => ({
+		file: s.file,
+		out: targets[i],
+		from,
+		strict: values.strict,
+	}));
+	const tty = io.stderrIsTTY === true && jobs.length > 1;
+	const outcomes = await runPool(TASK, jobs, {
+		init: null,
+		jobs: threads,
+		progress: (done, total) => {
+			if (tty) io.stderr(`\rimport: ${done}/${total} files`);
+		},
+		// A thread pays for its start (~0.1 s of CPU, and the cores it shares) from this much on.
+		size: {
+			total: jobs.reduce((sum, j) => sum + sizeOf(j.file), 0),
+			perThread: BYTES_PER_THREAD,
+		},
+	});
+	if (tty) io.stderr("\n");
+	for (const o of outcomes) {
+		if (o.error !== undefined) printDiagnostic(io, o.error);
+		else if (!values.quiet) for (const w of o.warnings) printDiagnostic(io, w);
+	}
+	if (single && out === undefined && outcomes[0]?.text !== undefined) io.stdout(outcomes[0].text);
+	const where = out === undefined ? "standard output" : toFile ? out : `${out}${sep}`;
+	if (!values.quiet) io.stderr(summary(outcomes, where));
+	return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
+});
 
 /** The source bytes a worker thread must get to be worth starting (measured: docs/performance.md). */
 const BYTES_PER_THREAD = 64 * 1024 * 1024;
@@ -163,7 +117,6 @@ function refuseInsideSource(out: string, sources: readonly Source[], toFile: boo
 		if (target === s.root || inside) {
 			throw usageError(
 				`--out ${out} is inside the folder of the source ${s.file}: write the logs elsewhere`,
-				IMPORT_USAGE,
 			);
 		}
 	}
@@ -178,8 +131,7 @@ function refuseCollisions(
 		if (t === undefined) return;
 		const other = seen.get(t);
 		const file = (sources[i] as Source).file;
-		if (other !== undefined)
-			throw usageError(`${other} and ${file} would both be written to ${t}`, IMPORT_USAGE);
+		if (other !== undefined) throw usageError(`${other} and ${file} would both be written to ${t}`);
 		seen.set(t, file);
 	});
 }

@@ -1,7 +1,7 @@
 /**
  * The references under `docs/reference/`, generated from the code so they
- * cannot drift: the command line from each command's own definition (its
- * options and usage text), the view-models from their zod schemas (types,
+ * cannot drift: the command line from each command's declaration (its
+ * options as data, src/cli/commands/), the view-models from their zod schemas (types,
  * optionality and `.describe()` texts), the error codes from their lists,
  * and the library's exports from `src/index.ts`. `npm run docs` writes them;
  * a test regenerates them and fails when a page differs.
@@ -11,59 +11,57 @@ import type { z } from "zod";
 import { LIBRARY_ERROR_CODES, TOOL_CODES, WARNING_CODES } from "../errors.js";
 import { describeValue, flatten } from "../templates/zod-types.js";
 import { OPTIONAL_ROOT_VIEWS, ROOT_VIEWS } from "../view/schema.js";
-import type { CommandDefinition, DefinedCommand } from "./io.js";
-import { COMMANDS, MAIN_USAGE } from "./main.js";
-
-/** Every command's definition, by name, in the order `--help` lists them. */
-export async function commandDefinitions(): Promise<Map<string, CommandDefinition>> {
-	const out = new Map<string, CommandDefinition>();
-	for (const [name, load] of Object.entries(COMMANDS)) {
-		out.set(name, ((await load()) as DefinedCommand).definition);
-	}
-	return out;
-}
+import { COMMANDS } from "./commands/index.js";
+import { commandHelp } from "./help.js";
+import { MAIN_USAGE } from "./main.js";
+import { defaultOf, type OptionSpec, optionLabel } from "./options.js";
 
 /**
- * The long options a usage text documents: each `--name` in the first column
- * of an option line (a line that starts, indented, with a dash; the column
- * ends at two spaces), so `--from A, --to B` documents both.
+ * `docs/reference/cli.md`: the list of commands, the shared option groups
+ * (each option once, as every command that takes it takes it), then every
+ * command's help, all made from the declarations the parser reads.
  */
-function documentedOptions(usage: string): Set<string> {
-	const found = new Set<string>();
-	for (const line of usage.split("\n")) {
-		if (!/^\s+-/.test(line)) continue;
-		const column = line.trim().split(/\s{2,}/)[0] as string;
-		for (const m of column.matchAll(/--([a-z][a-z0-9-]*)/g)) found.add(m[1] as string);
-	}
-	return found;
-}
-
-/** Options a command parses that its usage text does not document, and the reverse. */
-export function optionDrift(definition: CommandDefinition): {
-	undocumented: string[];
-	unknown: string[];
-} {
-	const documented = documentedOptions(definition.usage);
-	const parsed = Object.keys(definition.options);
-	return {
-		undocumented: parsed.filter((o) => !documented.has(o)),
-		unknown: [...documented].filter((o) => !parsed.includes(o)),
-	};
-}
-
-/** `docs/reference/cli.md`: every command, its usage text (options, defaults), the exit codes. */
-export async function cliReference(): Promise<string> {
+export function cliReference(): string {
+	const specs = COMMANDS.map((c) => c.spec);
 	const parts = [
 		"# Command line reference",
 		"",
-		"Generated from the commands' own definitions (`npm run docs`); a test fails when a command parses an option its usage text does not document, or documents one it does not parse.",
+		"Generated from the commands' declarations (`src/cli/commands/`, `npm run docs`): the parser, `--help` and this page read the same data, so none can say what another does not.",
 		"",
 		"```text",
 		MAIN_USAGE.trimEnd(),
 		"```",
+		"",
+		"## Shared options",
+		"",
+		"An option of a group means and checks the same on every command that takes it.",
+		"",
+		"| group | option | default | what it does | commands |",
+		"| --- | --- | --- | --- | --- |",
 	];
-	for (const [name, definition] of await commandDefinitions()) {
-		parts.push("", `## ${name}`, "", "```text", definition.usage.trimEnd(), "```");
+	const groups = new Map<string, { name: string; specs: OptionSpec[]; commands: string[] }>();
+	for (const spec of specs) {
+		for (const [name, o] of Object.entries(spec.options)) {
+			if (o.group === undefined) continue;
+			const key = `${o.group} ${name}`;
+			const row = groups.get(key) ?? { name, specs: [], commands: [] };
+			row.specs.push(o);
+			row.commands.push(spec.name);
+			groups.set(key, row);
+		}
+	}
+	for (const [key, row] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+		const [first] = row.specs as [OptionSpec];
+		// A group made per command (`--format`'s choices) is shown with each command below.
+		const alike = row.specs.every((o) => o === first);
+		const label = alike ? optionLabel(row.name, first) : `--${row.name}`;
+		const help = alike ? first.help : "by command: see each one below";
+		parts.push(
+			`| ${key.split(" ")[0]} | \`${cell(label)}\` | ${cell(defaultOf(first) ?? "")} | ${cell(help)} | ${row.commands.join(", ")} |`,
+		);
+	}
+	for (const spec of specs) {
+		parts.push("", `## ${spec.name}`, "", "```text", commandHelp(spec).trimEnd(), "```");
 	}
 	return `${parts.join("\n")}\n`;
 }
@@ -235,7 +233,7 @@ export async function references(index: string): Promise<Map<string, string>> {
 	const protocol = index.replace(/index\.ts$/, "serve/protocol.ts");
 	return new Map([
 		["sidecar.md", await sidecarReference(protocol)],
-		["cli.md", await cliReference()],
+		["cli.md", cliReference()],
 		["view-model.md", viewModelReference()],
 		["errors.md", errorCodesReference()],
 		["library.md", await libraryReference(index)],

@@ -19,31 +19,27 @@ export async function renderRequest(
 	options: LoadOptions,
 	provider: Provider,
 	values: {
-		model?: string;
-		"max-tokens"?: string;
-		temperature?: string;
-		"tools-file"?: string;
-		"base-url"?: string;
-		pretty?: boolean;
-		quiet?: boolean;
+		model: string | undefined;
+		"max-tokens": number;
+		temperature: number | undefined;
+		"tools-file": string | undefined;
+		"base-url": string | undefined;
+		pretty: boolean;
+		quiet: boolean;
 	},
 	io: Io,
-	/** The command's usage text, for its usage errors. */
-	usage: string,
 ): Promise<number> {
 	const file = session === STDIN ? session : resolve(io.cwd, session);
-	const manifest = manifestOption(values["tools-file"], io);
-	const sampling = samplingOptions(values, usage);
+	const manifest = manifestOption(values["tools-file"]);
+	const sampling = samplingOptions(values);
 	const baseUrl =
-		provider === "openai"
-			? baseUrlOption(values["base-url"], provider, process.env, usage)
-			: undefined;
+		provider === "openai" ? baseUrlOption(values["base-url"], provider, process.env) : undefined;
 	// The model named, else the session's at the leaf.
 	const named = values.model?.replace(new RegExp(`^${provider}:`), "");
 	const settings = (bundle: ContextBundle) => {
 		const model = named ?? bundle.meta.model?.modelId;
 		if (model === undefined) {
-			throw usageError("the session names no model: give one with --model", usage);
+			throw usageError("the session names no model: give one with --model");
 		}
 		return {
 			model: { provider, model },
@@ -53,6 +49,6 @@ export async function renderRequest(
 	};
 	const leaf = await leafRequest(service, file, options, settings, manifest);
 	printWarnings(io, leaf.bundle.meta.diagnostics, values.quiet);
-	printJson(io, leaf.body, { file: leaf.bundle.meta.file, pretty: values.pretty === true });
+	printJson(io, leaf.body, { file: leaf.bundle.meta.file, pretty: values.pretty });
 	return 0;
 }

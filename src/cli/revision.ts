@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, resolve, sep } from "node:path";
 import { ContextError } from "../errors.js";
+import { usageError } from "./usage.js";
 
 /** A templates folder taken out of a revision; {@link RevisionFolder.remove} deletes it. */
 export interface RevisionFolder {
@@ -43,7 +44,7 @@ function git(cwd: string, args: readonly string[], input?: string): Buffer {
 }
 
 /**
- * The repository `cwd` is in, or a located error saying it is not in one.
+ * The repository `cwd` is in, or a usage error saying it is not in one.
  * `what` names the argument, for the message.
  */
 function repositoryOf(cwd: string, what: string): string {
@@ -51,44 +52,48 @@ function repositoryOf(cwd: string, what: string): string {
 		return git(cwd, ["rev-parse", "--show-toplevel"]).toString("utf8").trim();
 	} catch (error) {
 		if (!(error instanceof ContextError) || /not installed/.test(error.reason)) throw error;
-		throw new ContextError(
-			"io",
-			`${what} is not a set or a folder, and this is not a git repository to read it as a revision from`,
-			{ file: cwd },
-			{ cause: error },
+		throw usageError(
+			`${what}: not a set or a folder, and ${cwd} is not in a git repository to read it as a revision from`,
 		);
 	}
 }
 
 /**
- * Reads `arg` (`REV` or `REV:PATH`) into a temporary folder. Without a path,
- * the revision's copy of `templates` is read, from the repository that folder
- * is in; with one, the path is read from the repository `cwd` is in.
+ * Reads `arg` (`REV` or `REV:PATH`, given as `option`) into a temporary
+ * folder. Without a path, the revision's copy of `templates` is read, from
+ * the repository that folder is in; with one, the path is read from the
+ * repository `cwd` is in. A revision or path that is not there is wrong
+ * usage (exit 2): the argument names it.
  */
-export function templatesAtRevision(arg: string, templates: string, cwd: string): RevisionFolder {
+export function templatesAtRevision(
+	arg: string,
+	templates: string,
+	cwd: string,
+	option: string,
+): RevisionFolder {
 	const colon = arg.indexOf(":");
+	const what = `${option} ${arg}`;
 	// `REV` is the templates folder as it was: its own repository's, wherever the command runs.
-	const root = repositoryOf(colon === -1 ? resolve(cwd, templates) : cwd, arg);
+	const root = repositoryOf(colon === -1 ? resolve(cwd, templates) : cwd, what);
 	const rev = colon === -1 ? arg : arg.slice(0, colon);
 	let path: string;
 	if (colon === -1) {
 		path = relative(root, resolve(templates)).split(sep).join("/");
 		if (path.startsWith("..")) {
-			throw new ContextError(
-				"io",
-				`the templates folder is outside the repository ${root}: name the folder at the revision, as ${rev}:PATH`,
-				{ file: templates },
+			throw usageError(
+				`${what}: the templates folder ${templates} is outside the repository ${root}: name the folder at the revision, as ${rev}:PATH`,
 			);
 		}
 	} else {
 		// A path after the colon is the repository's, from its top (as git show takes it).
 		path = posix.normalize(arg.slice(colon + 1).replace(/^\.?\//, "")).replace(/\/$/, "");
 	}
-	if (rev === "" || rev.startsWith("-")) throw noRevision(rev, root);
+	const noRevision = usageError(`${what}: no revision ${JSON.stringify(rev)} in ${root}`);
+	if (rev === "" || rev.startsWith("-")) throw noRevision;
 	try {
 		git(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`]);
-	} catch (error) {
-		throw noRevision(rev, root, error);
+	} catch {
+		throw noRevision;
 	}
 	const spec = `${rev}:${path}`;
 	const listed = git(root, ["ls-tree", "-r", "-z", "--full-tree", rev, "--", path])
@@ -100,7 +105,7 @@ export function templatesAtRevision(arg: string, templates: string, cwd: string)
 		.map((m) => m[2] as string)
 		.filter((f) => f.startsWith(`${path}/`));
 	if (listed.length === 0) {
-		throw new ContextError("io", `no folder ${path} at revision ${rev}`, { file: root });
+		throw usageError(`${what}: no folder ${path} at revision ${rev} of ${root}`);
 	}
 	const beside = posix.join(posix.dirname(path), "categories.yaml").replace(/^\.\//, "");
 	const besideListed =
@@ -131,13 +136,4 @@ export function templatesAtRevision(arg: string, templates: string, cwd: string)
 		spec,
 		remove: () => rmSync(out, { recursive: true, force: true }),
 	};
-}
-
-function noRevision(rev: string, root: string, cause?: unknown): ContextError {
-	return new ContextError(
-		"io",
-		`no revision ${JSON.stringify(rev)} in this git repository`,
-		{ file: root },
-		cause === undefined ? undefined : { cause },
-	);
 }

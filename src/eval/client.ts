@@ -11,12 +11,9 @@
 import { z } from "zod";
 import type { ToolCall } from "./contexts.js";
 import type { Usage } from "./cost.js";
-import type { Provider, RequestBody } from "./settings.js";
+import { DEFAULT_TIMEOUT_MS, MAX_RETRIES, type Provider, type RequestBody } from "./settings.js";
 
-/** How many times the SDK retries a failed request (its default, said here so the docs can say it). */
-export const MAX_RETRIES = 2;
-/** How long one attempt may take before it is abandoned (and retried). */
-export const DEFAULT_TIMEOUT_MS = 600_000;
+export { DEFAULT_TIMEOUT_MS, MAX_RETRIES };
 
 /** A model's answer, the provider's shapes read into one. */
 export interface Answer {

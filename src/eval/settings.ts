@@ -55,6 +55,10 @@ export interface RequestContext {
 export type RequestBody = Record<string, unknown>;
 
 /** The default output cap of a request (`--max-tokens`). */
+/** How many times the SDK retries a failed request (its default, said here so the docs can say it). */
+export const MAX_RETRIES = 2;
+/** How long one attempt may take before it is abandoned (and retried). */
+export const DEFAULT_TIMEOUT_MS = 600_000;
 export const DEFAULT_MAX_TOKENS = 4096;
 
 /** An object schema any arguments fit: a tool known only by its name. */

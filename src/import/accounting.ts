@@ -9,7 +9,8 @@
 import type { Diagnostic, ErrorCode } from "../errors.js";
 
 /** The formats an import reads. `theway` is our own (and pi's) format, passed through. */
-export type SourceFormat = "claude-code" | "codex" | "theway";
+export const SOURCE_FORMATS = ["claude-code", "codex", "theway"] as const;
+export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 
 /** One parsed line of a source file. */
 export interface SourceRecord {

@@ -8,7 +8,7 @@
 import { basename } from "node:path";
 import { ContextError } from "../errors.js";
 import type { RecordedCall } from "../log/open-log.js";
-import { Accounting, type SourceFormat, type SourceRecord } from "./accounting.js";
+import { Accounting, SOURCE_FORMATS, type SourceFormat, type SourceRecord } from "./accounting.js";
 import { type BillCollector, billCollector } from "./bill.js";
 import { convertClaudeCode } from "./claude-code.js";
 import { convertCodex } from "./codex.js";
@@ -39,7 +39,7 @@ const FORMAT_NAMES: Record<SourceFormat, string> = {
 };
 
 /** The formats `--from` names. */
-export const FORMATS = ["auto", "claude-code", "codex", "theway"] as const;
+export const FORMATS = ["auto", ...SOURCE_FORMATS] as const;
 
 /** Whether `bytes` start with our session header (the first line that is not blank). */
 export function isOwnFormat(bytes: Buffer): boolean {

@@ -6,6 +6,9 @@
  * a request at the limit, and the lines after it are read as usual.
  */
 
+/** The longest request line read (longer ones get an error reply, unread). */
+export const DEFAULT_MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+
 /** Stands for a line that was over the limit (its length, in bytes, as far as known). */
 export interface TooLong {
 	tooLong: number;

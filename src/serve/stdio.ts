@@ -7,11 +7,8 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { ioError } from "../log/read.js";
-import { boundedLines } from "./lines.js";
+import { boundedLines, DEFAULT_MAX_REQUEST_BYTES } from "./lines.js";
 import { Sidecar, type SidecarOptions } from "./server.js";
-
-/** The longest request line read (longer ones get an error reply, unread). */
-export const DEFAULT_MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
 export interface StdioOptions extends SidecarOptions {
 	maxRequestBytes?: number;

@@ -114,16 +114,23 @@ export class TemplateRegistry {
 		const cached = this.compiled.get(wanted);
 		if (cached !== undefined) return cached;
 		const source = sources.get(wanted)?.();
-		if (source === undefined) {
-			throw new ContextError(
-				"unknown_template_version",
-				`no template set ${JSON.stringify(wanted)}${setHint(wanted, this.versions())} (have: ${this.versions().join(", ")})`,
-				{ file: this.dir },
-			);
-		}
+		if (source === undefined) throw this.unknown(wanted);
 		const set = this.loadFresh(wanted, source) ?? this.compile(source);
 		this.compiled.set(wanted, set);
 		return set;
+	}
+
+	/** Refuses a version the folder does not hold, as {@link get} would, without loading a set. */
+	check(version: string): void {
+		if (!this.read().has(version)) throw this.unknown(version);
+	}
+
+	private unknown(wanted: string): ContextError {
+		return new ContextError(
+			"unknown_template_version",
+			`no template set ${JSON.stringify(wanted)}${setHint(wanted, this.versions())} (have: ${this.versions().join(", ")})`,
+			{ file: this.dir },
+		);
 	}
 
 	/** The precompiled set `version`, when allowed here and built from exactly `source`. */

@@ -166,7 +166,11 @@ describe("wrong usage: exit 2 with usage on stderr", () => {
 		["no command", [], /Usage:/],
 		["an unknown command", ["frobnicate"], /unknown command "frobnicate"/],
 		["render without a file", ["render"], /missing <session\.jsonl>/],
-		["render with two files", ["render", COLLAPSE_CHILD, NO_COLLAPSE], /one session log/],
+		[
+			"render with two files",
+			["render", COLLAPSE_CHILD, NO_COLLAPSE],
+			/expected one <session\.jsonl>, got 2/,
+		],
 		["an unknown option", ["render", COLLAPSE_CHILD, "--bogus"], /bogus/],
 		["a bad --format", ["render", COLLAPSE_CHILD, "--format", "xml"], /--format/],
 		[
@@ -190,7 +194,11 @@ describe("wrong usage: exit 2 with usage on stderr", () => {
 			["render", COLLAPSE_CHILD, "--full", "--format", "json"],
 			/--full shapes the text output/,
 		],
-		["--strict with --lenient", ["render", COLLAPSE_CHILD, "--strict", "--lenient"], /opposite/],
+		[
+			"--strict with --lenient",
+			["render", COLLAPSE_CHILD, "--strict", "--lenient"],
+			/--strict and --lenient cannot go together/,
+		],
 	];
 	for (const [name, argv, message] of cases) {
 		it(`for ${name}`, async () => {

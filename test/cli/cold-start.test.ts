@@ -10,6 +10,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/cli/commands/index.js";
 import { fingerprintOf, type TemplateSetSource } from "../../src/templates/compile.js";
 import { readTemplateSets } from "../../src/templates/load.js";
 import { precompiledPath } from "../../src/templates/precompiled.js";
@@ -113,6 +114,9 @@ const packages = (files: string[]) =>
 		...new Set(files.filter((f) => f.startsWith("node_modules/")).map((f) => f.split("/")[1])),
 	].sort();
 
+/** Each command's body, which only running that command loads. */
+const BODIES = COMMANDS.map((c) => `dist/cli/${c.spec.name}.js`);
+
 /** What only compiling a set from its sources needs. */
 const COMPILER = [
 	/^node_modules\/(yaml|gray-matter|js-yaml|esprima)\//,
@@ -123,19 +127,34 @@ const COMPILER = [
 ];
 
 describe("a cold process", () => {
-	it("--help loads no command and no package", () => {
+	it("--help loads no command and no package: the declarations and the option layer", () => {
 		const { status, files } = loaded(["--help"]);
 		expect(status).toBe(0);
-		expect(files.filter((f) => f.startsWith("dist/"))).toEqual([
-			"dist/cli/bin.js",
-			"dist/cli/code-cache.js",
-			"dist/cli/main.js",
-			"dist/cli/stdio.js",
-			"dist/cli/usage.js",
+		expect(files.filter((f) => BODIES.includes(f))).toEqual([]);
+		expect(files).toContain("dist/cli/commands/render.js");
+		expect(files.filter((f) => !f.startsWith("dist/cli/"))).toEqual([
 			"dist/errors.js",
+			"dist/import/accounting.js",
 			"dist/log/read.js",
+			"dist/serve/lines.js",
+			"dist/text/nearest.js",
+			"dist/text/tokenizer.js",
 		]);
 		expect(packages(files)).toEqual([]);
+	});
+
+	it("a command's --help and its usage errors load no command either", () => {
+		for (const args of [
+			["diff", "--help"],
+			["render", "--formt", "x"],
+		]) {
+			const { files } = loaded(args);
+			expect(
+				files.filter((f) => BODIES.includes(f)),
+				args.join(" "),
+			).toEqual([]);
+			expect(packages(files)).toEqual([]);
+		}
 	});
 
 	it("render loads the precompiled set with the Handlebars runtime, and no compiler", () => {
@@ -145,14 +164,7 @@ describe("a cold process", () => {
 		expect(files).toContain(`templates/.compiled/${NEWEST}.cjs`);
 		expect(files).toContain("node_modules/handlebars/dist/handlebars.runtime.js");
 		expect(files.filter((f) => COMPILER.some((re) => re.test(f)))).toEqual([]);
-		expect(files.filter((f) => f.startsWith("dist/cli/") && f !== "dist/cli/bin.js")).toEqual([
-			"dist/cli/code-cache.js",
-			"dist/cli/io.js",
-			"dist/cli/main.js",
-			"dist/cli/render.js",
-			"dist/cli/stdio.js",
-			"dist/cli/usage.js",
-		]);
+		expect(files.filter((f) => BODIES.includes(f))).toEqual(["dist/cli/render.js"]);
 	});
 
 	it("render of a log with results over the threshold loads no tokenizer under a character policy", () => {

@@ -139,7 +139,7 @@ describe("diff --from a git revision", () => {
 		expect(run.stdout).toMatch(/^1 session: 1 changed, 0 unchanged$/m);
 	});
 
-	it("says so when the revision does not exist, or there is no repository", async () => {
+	it("says so when the revision does not exist, or there is no repository: wrong usage (exit 2)", async () => {
 		const dir = projectCopy();
 		const args = [
 			"diff",
@@ -150,16 +150,16 @@ describe("diff --from a git revision", () => {
 			"templates",
 		];
 		const outside = await cli(dir, ...args, "--from", "HEAD");
-		expect(outside.code).toBe(1);
-		expect(outside.stderr).toContain("not a git repository");
+		expect(outside.code).toBe(2);
+		expect(outside.stderr).toMatch(/^theway-context: --from HEAD: .* is not in a git repository/);
 		gitRepo(dir);
 		for (const from of ["HEAD~5", "nope", "--output=x"]) {
 			const run = await cli(dir, ...args, `--from=${from}`);
-			expect(run.code, run.stderr).toBe(1);
-			expect(run.stderr).toContain(`no revision ${JSON.stringify(from)}`);
+			expect(run.code, run.stderr).toBe(2);
+			expect(run.stderr).toContain(`--from ${from}: no revision ${JSON.stringify(from)}`);
 		}
 		const noFolder = await cli(dir, ...args, "--from", "HEAD:elsewhere");
-		expect(noFolder.code).toBe(1);
+		expect(noFolder.code).toBe(2);
 		expect(noFolder.stderr).toContain("no folder elsewhere at revision HEAD");
 		expect(
 			readdirSync(tempDir("x").replace(/[^/]+$/, "")).some((n) => n.startsWith("theway-revision-")),

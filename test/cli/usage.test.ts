@@ -17,7 +17,9 @@ describe("usage errors", () => {
 		expect(run.stderr).toMatch(
 			/^theway-context: unknown command "rendr" \(did you mean render\?\)\n/,
 		);
-		expect(run.stderr).toContain("theway-context inspect <session.jsonl>");
+		expect(run.stderr).toMatch(
+			/\nCommands: render, inspect, .*\n\(theway-context --help for more\)\n$/,
+		);
 		expect(run.stdout).toBe("");
 	});
 
@@ -46,16 +48,16 @@ describe("usage errors", () => {
 	it.each([
 		[NEWEST.slice(1), NEWEST],
 		[NEWEST.toUpperCase(), NEWEST],
-	])("--template-version %s: did you mean %s", async (given, meant) => {
+	])("--template-version %s: did you mean %s (wrong usage, exit 2)", async (given, meant) => {
 		const run = await cli(ROOT, "render", FIXTURE, "--template-version", given);
-		expect(run.code).toBe(1);
+		expect(run.code).toBe(2);
 		expect(run.stderr).toContain(`no template set "${given}" (did you mean ${meant}?)`);
 	});
 
 	it("a set not made yet is not taken for a typo", async () => {
 		const later = `v${Number(NEWEST.slice(1)) + 7}`;
 		const run = await cli(ROOT, "render", FIXTURE, "--template-version", later);
-		expect(run.code).toBe(1);
+		expect(run.code).toBe(2);
 		expect(run.stderr).toContain(`no template set "${later}" (have:`);
 	});
 });

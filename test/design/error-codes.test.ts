@@ -57,11 +57,10 @@ describe("error codes", () => {
 		expect([...ALL].filter((c) => !used.has(c))).toEqual([]);
 	});
 
-	it("the library's error carries no command line usage text; a usage error is the command line's own", () => {
-		expect(Object.keys(new ContextError("io", "x"))).not.toContain("usage");
-		const error = usageError("missing <session.jsonl>", "Usage: theway-context render …");
+	it("a usage error is the one error type with the command line's own code", () => {
+		const error = usageError("missing <session.jsonl>");
 		expect(error).toBeInstanceOf(ContextError);
-		expect(error).toMatchObject({ code: "usage", usage: "Usage: theway-context render …" });
+		expect(error).toMatchObject({ code: "usage", reason: "missing <session.jsonl>" });
 	});
 
 	it("the lists do not overlap", () => {

@@ -8,11 +8,8 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CommandDefinition } from "../../src/cli/io.js";
 import {
-	commandDefinitions,
 	libraryReference,
-	optionDrift,
 	references,
 	sidecarReference,
 	undescribedFields,
@@ -28,23 +25,6 @@ describe("the generated references", () => {
 			expect(readFileSync(join(ROOT, "docs/reference", name), "utf8"), name).toBe(text);
 		}
 	}, 60_000);
-
-	it("document every option each command parses, and no other", async () => {
-		for (const [name, definition] of await commandDefinitions()) {
-			expect(optionDrift(definition), name).toEqual({ undocumented: [], unknown: [] });
-		}
-	});
-
-	it("catch an option added without its documentation, and one documented that does not exist", async () => {
-		const render = (await commandDefinitions()).get("render") as CommandDefinition;
-		const added: CommandDefinition = {
-			...render,
-			options: { ...render.options, "new-option": { type: "boolean" } },
-		};
-		expect(optionDrift(added).undocumented).toEqual(["new-option"]);
-		const documented = { ...render, usage: `${render.usage}  --ghost        no such option\n` };
-		expect(optionDrift(documented).unknown).toEqual(["ghost"]);
-	});
 
 	it("describe every view-model field a template can use (descriptions live in the schema)", () => {
 		expect(undescribedFields()).toEqual([]);

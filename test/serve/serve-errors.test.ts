@@ -390,15 +390,17 @@ describe("the real process", () => {
 });
 
 describe("serve --stdio with templates it cannot use", () => {
-	it("does not start: a folder that is not there, or a set that does not build, located (exit 1)", async () => {
+	it("does not start: a folder that is not there (wrong usage, exit 2), or a set that does not build, located (exit 1)", async () => {
 		const missing = await runCli([
 			"serve",
 			"--stdio",
 			"--templates",
 			join(tmpdir(), "no-such-templates"),
 		]);
-		expect(missing.code).toBe(1);
-		expect(missing.stderr).toMatch(/no-such-templates: templates folder not found/);
+		expect(missing.code).toBe(2);
+		expect(missing.stderr).toMatch(
+			/^theway-context: --templates .*no-such-templates: no such folder\n/,
+		);
 		const broken = tempDir("theway-serve-broken-");
 		cpSync(join(BUNDLED_SET, ".."), broken, { recursive: true });
 		cpSync(join(BUNDLED_SET, "../../categories.yaml"), join(broken, "categories.yaml"));
