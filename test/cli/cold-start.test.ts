@@ -134,6 +134,7 @@ describe("a cold process", () => {
 		expect(files).toContain("dist/cli/commands/render.js");
 		expect(files.filter((f) => !f.startsWith("dist/cli/"))).toEqual([
 			"dist/errors.js",
+			"dist/eval/settings.js",
 			"dist/import/accounting.js",
 			"dist/log/read.js",
 			"dist/serve/lines.js",

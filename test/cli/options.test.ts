@@ -122,23 +122,23 @@ describe("help from the declaration", () => {
 });
 
 describe("the commands' declarations", () => {
-	it("give a shared option the one declaration on every command that has it", () => {
-		const byName = new Map<string, Set<OptionSpec>>();
+	it("give a shared option one behaviour on every command that has it", () => {
+		// What parses and checks an option; its words (and a command's extra check) may differ.
+		const behaviour = (o: OptionSpec) => {
+			const { help, defaultHelp, check, ...rest } = o;
+			return JSON.stringify(rest);
+		};
+		const byName = new Map<string, Set<string>>();
 		for (const { spec } of COMMANDS) {
 			for (const [name, o] of Object.entries(spec.options)) {
 				if (o.group === undefined || name === "format") continue; // --format's choices are per command
-				byName.set(name, (byName.get(name) ?? new Set()).add(o));
+				byName.set(name, (byName.get(name) ?? new Set()).add(behaviour(o)));
 			}
 		}
-		// lsp finds its templates folder upward: the same option, another default said.
-		const differing = [...byName].filter(([, specs]) => specs.size > 1).map(([name]) => name);
-		expect(differing).toEqual(["templates"]);
-		const lsp = COMMANDS.find((c) => c.spec.name === "lsp")?.spec.options.templates;
-		expect({ ...lsp, defaultHelp: undefined }).toEqual({
-			...TEMPLATES.templates,
-			defaultHelp: undefined,
-		});
-		expect(byName.get("jobs")).toEqual(new Set([CORPUS.jobs]));
+		expect([...byName].filter(([, specs]) => specs.size > 1).map(([name]) => name)).toEqual([]);
+		expect(byName.get("jobs")).toEqual(new Set([behaviour(CORPUS.jobs)]));
+		expect(byName.get("templates")).toEqual(new Set([behaviour(TEMPLATES.templates)]));
+		expect(byName.size).toBeGreaterThan(8);
 	});
 
 	it("name each command once, with a summary and a description", () => {
