@@ -236,28 +236,67 @@ export interface BundleLike {
 	meta: { virtualized?: readonly VirtualizedResult[] };
 }
 
+/** Conversion options: `enabled` false stubs nothing; `cache` holds a kept-open session's decisions. */
+interface StubOptions {
+	enabled?: boolean;
+	cache?: StubCache;
+}
+
+/** A bundle's messages as a {@link MessageList}, read only when a message is asked for. */
+function bundleList(bundle: BundleLike): MessageList {
+	return {
+		get length() {
+			return bundle.messages.length;
+		},
+		message: (i) => bundle.messages[i] as ContextMessage,
+		entryId: (i) => bundle.entryIds[i] ?? "",
+	};
+}
+
+/**
+ * The one stub lookup the converters share: for the results `virtualized`
+ * lists at index `from` or later (the listing is in index order, so only its
+ * tail is looked at), the stub the message at that index reaches the model
+ * as. A listed index that no longer holds that result (messages changed
+ * after loading) is not stubbed.
+ */
+function stubLookup(
+	list: MessageList,
+	virtualized: readonly VirtualizedResult[],
+	set: TemplateSet,
+	from: number,
+	options: StubOptions,
+): (index: number) => LlmMessage | undefined {
+	const byIndex = new Map<number, VirtualizedResult>();
+	if (options.enabled !== false) {
+		for (let k = virtualized.length - 1; k >= 0; k--) {
+			const v = virtualized[k] as VirtualizedResult;
+			if (v.index < from) break;
+			byIndex.set(v.index, v);
+		}
+	}
+	if (byIndex.size === 0) return () => undefined;
+	return (index) => {
+		const v = byIndex.get(index);
+		if (v === undefined) return undefined;
+		const message = list.message(index);
+		if (list.entryId(index) !== v.entryId || !isToolResult(message)) return undefined;
+		if ((message as { toolCallId?: unknown }).toolCallId !== v.toolCallId) return undefined;
+		return stubAt(message, v.entryId, set, options.cache);
+	};
+}
+
 /**
  * A function from a message's index to the stub it reaches the model as, for
  * the results `bundle.meta.virtualized` lists (undefined for every other
- * message). A listed index that no longer holds that result (a bundle whose
- * messages were changed after loading) is not stubbed.
+ * message).
  */
 export function stubsOf(
 	bundle: BundleLike,
 	set: TemplateSet,
-	options: { enabled?: boolean; cache?: StubCache } = {},
+	options: StubOptions = {},
 ): (index: number) => LlmMessage | undefined {
-	const listed = options.enabled === false ? [] : (bundle.meta.virtualized ?? []);
-	if (listed.length === 0) return () => undefined;
-	const byIndex = new Map(listed.map((v) => [v.index, v]));
-	return (index) => {
-		const v = byIndex.get(index);
-		const message = bundle.messages[index] as ContextMessage;
-		const entryId = bundle.entryIds[index];
-		if (v === undefined || entryId !== v.entryId || !isToolResult(message)) return undefined;
-		if ((message as { toolCallId?: unknown }).toolCallId !== v.toolCallId) return undefined;
-		return stubAt(message, entryId, set, options.cache);
-	};
+	return stubLookup(bundleList(bundle), bundle.meta.virtualized ?? [], set, 0, options);
 }
 
 /**
@@ -268,10 +307,9 @@ export function stubsOf(
 export function bundleConverter(
 	bundle: BundleLike,
 	set: TemplateSet,
-	options: { enabled?: boolean; cache?: StubCache } = {},
+	options: StubOptions = {},
 ): (index: number) => LlmMessage | undefined {
-	const stub = stubsOf(bundle, set, options);
-	return (index) => stub(index) ?? convertMessage(bundle.messages[index] as ContextMessage, set);
+	return tailConverter(bundleList(bundle), bundle.meta.virtualized ?? [], set, 0, options);
 }
 
 /**
@@ -285,25 +323,10 @@ export function tailConverter(
 	virtualized: readonly VirtualizedResult[],
 	set: TemplateSet,
 	from: number,
-	options: { enabled?: boolean; cache?: StubCache } = {},
+	options: StubOptions = {},
 ): (index: number) => LlmMessage | undefined {
-	const byIndex = new Map<number, VirtualizedResult>();
-	if (options.enabled !== false) {
-		for (let k = virtualized.length - 1; k >= 0; k--) {
-			const v = virtualized[k] as VirtualizedResult;
-			if (v.index < from) break;
-			byIndex.set(v.index, v);
-		}
-	}
-	return (index) => {
-		const message = list.message(index);
-		const v = byIndex.get(index);
-		if (v !== undefined && list.entryId(index) === v.entryId && isToolResult(message)) {
-			const stub = stubAt(message, v.entryId, set, options.cache);
-			if (stub !== undefined) return stub;
-		}
-		return convertMessage(message, set);
-	};
+	const stub = stubLookup(list, virtualized, set, from, options);
+	return (index) => stub(index) ?? convertMessage(list.message(index), set);
 }
 
 function isToolResult(message: unknown): boolean {
