@@ -52,8 +52,8 @@ export function checkSet(
 }
 
 /** {@link parseCached} as the build step's parse: the file, or its error thrown. */
-function parseOrThrow(text: string, file: string): TemplateFile {
-	const parsed = parseCached(text, file);
+function parseOrThrow(text: string, file: string, name: string): TemplateFile {
+	const parsed = parseCached(text, file, name);
 	if (!parsed.ok) throw parsed.error;
 	return parsed.file;
 }

@@ -48,13 +48,16 @@ export type Parsed = { ok: true; file: TemplateFile } | { ok: false; error: Cont
 
 const parses = new Map<string, Parsed>();
 
-/** {@link parseTemplateFile}, remembered by file and text (a keystroke re-parses one file). */
-export function parseCached(text: string, file: string): Parsed {
-	const key = `${file}\0${text}`;
+/**
+ * {@link parseTemplateFile}, remembered by file, text and the name checked
+ * (a keystroke re-parses one file).
+ */
+export function parseCached(text: string, file: string, name?: string): Parsed {
+	const key = `${name ?? ""}\0${file}\0${text}`;
 	let parsed = parses.get(key);
 	if (parsed === undefined) {
 		try {
-			parsed = { ok: true, file: parseTemplateFile(text, file) };
+			parsed = { ok: true, file: parseTemplateFile(text, file, name) };
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
 			parsed = { ok: false, error };

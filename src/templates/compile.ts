@@ -55,8 +55,8 @@ export const COMPILE_OPTIONS = {
  * not change since its last keystroke. Each must answer as the default does.
  */
 export interface Parsers {
-	/** One file's front-matter and body (default: {@link parseTemplateFile}). */
-	file?: (text: string, file: string) => TemplateFile;
+	/** One file's front-matter and body, its `name:` checked against `name` (default: {@link parseTemplateFile}). */
+	file?: (text: string, file: string, name: string) => TemplateFile;
 	/** A body's tree for the type check, which may rewrite it (idempotently: a tree may be reused). */
 	typecheck?: ((body: string) => hbs.AST.Program) | undefined;
 	/** A body's tree for the section order, which only reads it. */
@@ -98,15 +98,7 @@ export function checkTemplateSet(
 	const files = new Map<string, TemplateFile>();
 	for (const [name, { file, text }] of source.templates) {
 		collect(() => {
-			const parsed = (parsers.file ?? parseTemplateFile)(text, file);
-			if (parsed.meta.name !== name) {
-				throw new ContextError(
-					"bad_front_matter",
-					`front-matter name ${JSON.stringify(parsed.meta.name)} does not match the file name ${JSON.stringify(name)}`,
-					{ file, line: 2, column: 1 },
-				);
-			}
-			files.set(name, parsed);
+			files.set(name, (parsers.file ?? parseTemplateFile)(text, file, name));
 		});
 	}
 	for (const name of REQUIRED_TEMPLATES) {

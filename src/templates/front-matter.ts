@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ContextError } from "../errors.js";
 import { SUMMARY_LABELS } from "../view/schema.js";
 import { VirtualizePolicySchema } from "../view/stub.js";
-import { type ParsedYaml, parseYaml, validateYaml } from "./yaml.js";
+import { type ParsedYaml, parseYaml, validateYaml, type YamlProblem } from "./yaml.js";
 
 export const FrontMatterSchema = z.strictObject({
 	name: z.string().min(1).describe("Must equal the file's name without `.hbs`."),
@@ -63,8 +63,12 @@ const refuse = (language: string) => () => {
 	throw new Error(`${language} front-matter is not allowed: front-matter is YAML data only`);
 };
 
-/** Splits and validates one template file's text. Pure. */
-export function parseTemplateFile(text: string, file: string): TemplateFile {
+/**
+ * Splits and validates one template file's text; with `name` (the file's
+ * name without `.hbs`), its `name:` must equal it, said in line order with
+ * the front-matter's other problems. Pure.
+ */
+export function parseTemplateFile(text: string, file: string, name?: string): TemplateFile {
 	if (!text.startsWith("---")) {
 		throw new ContextError(
 			"bad_front_matter",
@@ -134,7 +138,14 @@ export function parseTemplateFile(text: string, file: string): TemplateFile {
 			},
 		);
 	}
-	const meta = validateYaml(FrontMatterSchema, parsed, file, "bad_front_matter", "front-matter");
+	const meta = validateYaml(
+		FrontMatterSchema,
+		parsed,
+		file,
+		"bad_front_matter",
+		"front-matter",
+		misnamed(parsed, name),
+	);
 	return { file, text, meta, body: split.content, bodyLine, locate: parsed.locate };
 }
 
@@ -142,4 +153,16 @@ function countLines(text: string, end: number): number {
 	let n = 0;
 	for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) n++;
 	return n;
+}
+
+/** A `name:` that is not the file's: the problem, at the name's value. */
+function misnamed(parsed: ParsedYaml, name: string | undefined): YamlProblem[] {
+	const value = (parsed.value as { name?: unknown } | null)?.name;
+	if (name === undefined || typeof value !== "string" || value === name) return [];
+	return [
+		{
+			reason: `front-matter name ${JSON.stringify(value)} does not match the file name ${JSON.stringify(name)}`,
+			...parsed.locate(["name"]),
+		},
+	];
 }

@@ -12,8 +12,19 @@ import type { TemplateFile } from "./front-matter.js";
 
 /** Where an event sits: at the top level, directly in `{{#if lineage}}`, or in another block. */
 type Guard = "none" | "lineage" | "other";
-/** A section tag or partial call; `alone`: a tag that is all of its line, as it must be. */
-type Event = { what: string; line: number; column: number; guard: Guard; alone: boolean };
+/**
+ * A section tag or partial call; `alone`: a tag that is all of its line, as
+ * it must be; `unknown`: a call of a partial the set does not have (the type
+ * check reports it), which may stand for any section's.
+ */
+type Event = {
+	what: string;
+	line: number;
+	column: number;
+	guard: Guard;
+	alone: boolean;
+	unknown?: boolean;
+};
 
 /** Anything that reads as a section tag, wherever it stands. */
 const TAG = new RegExp(`<\\s*(?:/\\s*)?(?:${SECTIONS.join("|")})\\b[^>]*>`, "gi");
@@ -39,10 +50,10 @@ export function checkSkeleton(
 		});
 
 	for (const [name, t] of files) {
-		const events = eventsOf(t, parse);
+		const events = eventsOf(t, parse, files);
 		if (events === undefined) continue; // a parse error: the type check reports it
 		if (name !== "system") {
-			const first = events[0];
+			const first = events.find((e) => e.unknown !== true);
 			if (first !== undefined) {
 				at(t, first.line, first.column, `only the skeleton (system.hbs) may write ${first.what}`);
 			}
@@ -53,6 +64,16 @@ export function checkSkeleton(
 			at(skeleton, inline.line, inline.column, `${inline.what} must stand alone on its line`);
 			continue;
 		}
+		// A misspelt partial is its own error: where a section's partial is due and does not
+		// follow, it is taken as that one (no order error follows from it); else it is left out.
+		const known: Event[] = [];
+		for (const [i, e] of events.entries()) {
+			const due = EXPECTED[known.length] ?? "";
+			const next = events.slice(i + 1).find((n) => n.unknown !== true);
+			if (e.unknown !== true) known.push(e);
+			else if (due.startsWith("{{>") && next?.what !== due) known.push({ ...e, what: due });
+		}
+		events.splice(0, events.length, ...known);
 		const seen = events.map((e) => e.what);
 		const mismatch = EXPECTED.findIndex((want, i) => seen[i] !== want);
 		if (mismatch !== -1 || seen.length !== EXPECTED.length) {
@@ -77,7 +98,11 @@ export function checkSkeleton(
 }
 
 /** Section tags and section partial calls, in document order. */
-function eventsOf(t: TemplateFile, parse: (body: string) => hbs.AST.Program): Event[] | undefined {
+function eventsOf(
+	t: TemplateFile,
+	parse: (body: string) => hbs.AST.Program,
+	files: ReadonlyMap<string, TemplateFile>,
+): Event[] | undefined {
 	let ast: hbs.AST.Program;
 	try {
 		ast = parse(t.body);
@@ -110,13 +135,15 @@ function eventsOf(t: TemplateFile, parse: (body: string) => hbs.AST.Program): Ev
 			} else if (node.type === "PartialStatement") {
 				const p = node as hbs.AST.PartialStatement;
 				const name = (p.name as hbs.AST.PathExpression).original;
-				if ((SECTIONS as readonly string[]).includes(name)) {
+				const section = (SECTIONS as readonly string[]).includes(name);
+				if (section || (p.name.type === "PathExpression" && !files.has(name))) {
 					events.push({
 						what: `{{> ${name}}}`,
 						line: p.loc.start.line,
 						column: p.loc.start.column + 1,
 						guard,
 						alone: true,
+						...(section ? {} : { unknown: true }),
 					});
 				}
 			} else if (node.type === "BlockStatement") {

@@ -56,8 +56,9 @@ export function parseYaml(text: string, file: string, code: AnyCode, firstLine =
 		const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
 		// One slip can trip the parser twice: said once.
 		const plain = new Map<string, Problem>();
+		const quoted = quotedSpans(doc);
 		for (const p of problems) {
-			const { reason, offset } = explain(p, lines, lineCounter);
+			const { reason, offset } = unclosedQuote(p, quoted, text) ?? explain(p, lines, lineCounter);
 			const where = at(offset);
 			plain.set(`${where.line}:${where.column} ${reason}`, { reason, ...where });
 		}
@@ -102,16 +103,27 @@ export function parseYaml(text: string, file: string, code: AnyCode, firstLine =
 	};
 }
 
-/** Validates parsed YAML; every issue becomes a located diagnostic of one error. */
+/** A problem the caller found in parsed YAML, to be reported with the schema's own. */
+export type YamlProblem = { reason: string; line: number; column: number };
+
+/**
+ * Validates parsed YAML; every issue becomes a located diagnostic of one
+ * error, with the caller's own problems (`more`), all in line order.
+ */
 export function validateYaml<T extends z.ZodType>(
 	schema: T,
 	parsed: ParsedYaml,
 	file: string,
 	code: AnyCode,
 	what: string,
+	more: readonly YamlProblem[] = [],
 ): z.infer<T> {
 	const result = schema.safeParse(parsed.value);
-	if (result.success) return result.data;
+	const own = more.map((p) => ({ ...p, file }));
+	if (result.success) {
+		if (own.length > 0) throw located(code, own);
+		return result.data;
+	}
 	const problems = result.error.issues.flatMap((issue) => {
 		const where = issue.path.length === 0 ? "" : ` at ${formatPath(issue.path)}`;
 		if (issue.code !== "unrecognized_keys") {
@@ -127,7 +139,8 @@ export function validateYaml<T extends z.ZodType>(
 			return { reason, file, ...parsed.locate([...issue.path, key], "key") };
 		});
 	});
-	throw located(code, problems);
+	const byPlace = (a: Problem, b: Problem) => a.line - b.line || a.column - b.column;
+	throw located(code, [...problems, ...own].sort(byPlace));
 }
 
 /** The keys the object at `path` of `schema` may have. */
@@ -189,6 +202,37 @@ function explain(
 		return { reason, offset };
 	}
 	return indented(counter, lower, below, above);
+}
+
+/** Where each quoted scalar of `doc` starts and ends (an unclosed one ends where the parser gave up). */
+function quotedSpans(doc: ReturnType<typeof parseDocument>): [number, number][] {
+	const spans: [number, number][] = [];
+	visit(doc, {
+		Scalar(_, node) {
+			const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
+			if (quoted && node.range) spans.push([node.range[0], node.range[1]]);
+		},
+	});
+	return spans;
+}
+
+/**
+ * A quote never closed: the parser says so where the text ran out, often
+ * lines below; said at the quote that opened it.
+ */
+function unclosedQuote(
+	problem: YAMLError,
+	quoted: readonly [number, number][],
+	text: string,
+): { reason: string; offset: number } | undefined {
+	if (problem.code !== "MISSING_CHAR" || !/^Missing closing/.test(problem.message))
+		return undefined;
+	const at = problem.pos[0];
+	const span = quoted.find(([start, end]) => start <= at && at <= end);
+	if (span === undefined) return undefined;
+	const quote = text[span[0]] ?? '"';
+	const reason = `the ${quote} opened here is never closed`;
+	return { reason, offset: span[0] };
 }
 
 /** Key line `line` (0-based) is indented more than the key `above` it, or than none. */

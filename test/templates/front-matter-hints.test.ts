@@ -1,7 +1,8 @@
 /**
  * The hints a slip in a template's front-matter gets: a version written
  * without quotes (YAML reads `1.1` as a number) is told to quote it, at the
- * version's line, as a quoted bad version is.
+ * version's line, as a quoted bad version is; a quote never closed is said
+ * at the quote, not where the parser ran out of text.
  */
 import { describe, expect, it } from "vitest";
 import { ContextError } from "../../src/errors.js";
@@ -36,5 +37,19 @@ describe("a template's version", () => {
 	it("missing: said so", () => {
 		const error = failure("---\nname: tools\ndescription: d\n---\nbody\n");
 		expect(error.reason).toMatch(/version/);
+	});
+});
+
+describe("a quote never closed", () => {
+	const lines = ["---", "name: tools", 'version: "1.0.0"', "description: d", "---", "body", ""];
+	it.each([
+		[2, "name: 'tools"],
+		[3, 'version: "1.0.0'],
+		[4, 'description: "d'],
+	])("on line %i: said at the quote that opens it", (line, text) => {
+		const source = lines.map((l, i) => (i === line - 1 ? text : l)).join("\n");
+		const error = failure(source);
+		expect(error).toMatchObject({ code: "bad_front_matter", line, column: text.indexOf(":") + 3 });
+		expect(error.reason).toMatch(/never closed/);
 	});
 });

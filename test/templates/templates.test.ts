@@ -105,6 +105,20 @@ describe("front-matter", () => {
 			"tools.hbs": FRONT(TOOLS_BODY, 'name: tool\nversion: "1.0.0"\ndescription: d\n'),
 		});
 		expect(name.reason).toMatch(/does not match the file name/);
+		expect(name.line).toBe(2);
+	});
+
+	it("says a wrong name in line order with the front-matter's other problems", () => {
+		const e = compileError({
+			"tools.hbs": FRONT(TOOLS_BODY, "name: tool\nversion: 1.0\ndesciption: d\n"),
+		});
+		const tools = e.diagnostics.filter((d) => d.file?.endsWith("tools.hbs"));
+		const named = tools.findIndex((d) => /does not match the file name "tools"/.test(d.message));
+		expect(named).not.toBe(-1);
+		expect(tools[named]?.line).toBe(2);
+		const lines = tools.map((d) => d.line ?? 0);
+		expect(lines).toEqual([...lines].sort((a, b) => a - b));
+		expect(lines.filter((l) => l > 2).length).toBeGreaterThanOrEqual(2); // the version and the typo too
 	});
 
 	it("refuses YAML tags that would build objects", () => {
@@ -154,14 +168,29 @@ describe("section order", () => {
 		expect(e.reason).toMatch(/must be inside \{\{#if lineage\}\}/);
 	});
 
-	it("names a misspelt section partial before the section order it breaks further down", () => {
+	it("names a misspelt section partial alone: no section order error follows from it", () => {
 		const e = compileError({
 			"system.hbs": (t) => t.replace("{{> environment}}", "{{> enviroment}}"),
 		});
 		expect(e.code).toBe("unknown_partial");
 		expect(e.reason).toMatch(/did you mean "environment"/);
-		const codes = e.diagnostics.filter((d) => d.file?.endsWith("system.hbs")).map((d) => d.code);
-		expect(codes).toEqual(["unknown_partial", "section_order"]);
+		expect(e.diagnostics.map((d) => d.code)).toEqual(["unknown_partial"]);
+	});
+
+	it("a misspelt partial beside the section's own, or out of place, still leaves the order checked", () => {
+		const beside = compileError({
+			"system.hbs": (t) => t.replace("{{> tools}}", "{{> tools}}\n{{> tool}}"),
+		});
+		expect(beside.diagnostics.map((d) => d.code)).toEqual(["unknown_partial"]);
+		const outOfOrder = compileError({
+			"system.hbs": (t) =>
+				t
+					.replace("<tools>\n{{> tools}}\n</tools>\n", "")
+					.replace("{{> environment}}", "{{> enviroment}}"),
+		});
+		const codes = outOfOrder.diagnostics.map((d) => d.code);
+		expect(codes).toContain("unknown_partial");
+		expect(codes).toContain("section_order");
 	});
 
 	it("rejects a section tag written by another template", () => {
