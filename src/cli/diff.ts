@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { SessionDiff, Side } from "../measure/compare.js";
 import { formatGroups, groupHunks } from "../measure/diff-groups.js";
 import { formatSessionDiff, formatSummary, summarize } from "../measure/diff-report.js";
+import { formatStat } from "../measure/diff-stat.js";
 import type { UnitsSpec } from "../measure/units.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { defineCommand } from "./command.js";
@@ -46,7 +47,14 @@ async function compareSides(
 	format: "text" | "json",
 	units: UnitsSpec,
 	jobs: number,
-	values: { strict: boolean; "exit-code": boolean; quiet: boolean; pretty: boolean },
+	values: {
+		strict: boolean;
+		"exit-code": boolean;
+		quiet: boolean;
+		pretty: boolean;
+		stat: boolean;
+		full: boolean;
+	},
 	io: Io,
 ): Promise<number> {
 	const progress =
@@ -86,15 +94,14 @@ async function compareSides(
 		);
 	} else {
 		const color = io.stdoutIsTTY === true;
-		if (results.length === 1) {
-			const [r] = results as [SessionDiff];
-			const text = formatSessionDiff(r, color);
-			if (text !== "") (r.error === undefined ? io.stdout : io.stderr)(text);
-		} else {
-			// Over several sessions, each hunk once, with the sessions that show it.
-			for (const r of results) if (r.error !== undefined) io.stderr(formatSessionDiff(r, color));
-			io.stdout(formatGroups(groupHunks(results), color));
-		}
+		const { full } = values;
+		for (const r of results) if (r.error !== undefined) io.stderr(formatSessionDiff(r, color));
+		const [lone] = results;
+		if (values.stat) io.stdout(formatStat(results, color));
+		else if (results.length === 1 && lone?.error === undefined)
+			io.stdout(formatSessionDiff(lone as SessionDiff, color, full));
+		// Over several sessions, each hunk once, with the sessions that show it.
+		else if (results.length > 1) io.stdout(formatGroups(groupHunks(results), color, full));
 		io.stdout(formatSummary(summary));
 	}
 	if (summary.failed > 0) return 1;

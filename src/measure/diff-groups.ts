@@ -4,11 +4,13 @@
  * printed once, with the number of sessions and the first few of their
  * names. A hunk is a part's unified diff; sections group by name, message
  * framings by their diff whatever the message's index. A corpus of thousands
- * reads as the few changes the templates made.
+ * reads as the few changes the templates made. A tool result gone from whole
+ * to stub or back is its heading line alone, after the hunks, unless the
+ * output is full.
  */
 import { escapeControl, paint } from "../text/terminal.js";
 import type { ChangedPart, SessionDiff } from "./compare.js";
-import { coloredDiff, describeMessage } from "./diff-report.js";
+import { coloredDiff, describeMessage, isStubChange, signed } from "./diff-report.js";
 
 /** Sessions named in a group's heading before "and N more". */
 export const NAMED_SESSIONS = 3;
@@ -55,9 +57,6 @@ export function groupHunks(results: readonly SessionDiff[]): HunkGroup[] {
 		.map(({ g }) => g);
 }
 
-const signed = (n: number) =>
-	`${n > 0 ? "+" : n < 0 ? "−" : "±"}${Math.abs(n).toLocaleString("en-US")}`;
-
 /** `a, b, c and 18 more`: the first few names of a list. */
 export function namedFew(names: readonly string[], few = NAMED_SESSIONS): string {
 	const shown = names.slice(0, few).join(", ");
@@ -77,10 +76,15 @@ function withMessages(g: HunkGroup): string[] {
 	);
 }
 
-/** Every group as text: a heading (part, sessions, tokens), then the hunk once. */
-export function formatGroups(groups: readonly HunkGroup[], color: boolean): string {
+/**
+ * Every group as text: a heading (part, sessions, tokens), then the hunk
+ * once; the stub changes' headings last, as one block, without their hunks
+ * unless `full`.
+ */
+export function formatGroups(groups: readonly HunkGroup[], color: boolean, full = false): string {
 	const c = paint(color);
 	const out: string[] = [];
+	const stubs: string[] = [];
 	for (const g of groups) {
 		const sessions = [...new Set(g.files)];
 		const times = g.files.length > sessions.length ? ` (${g.files.length} messages)` : "";
@@ -93,13 +97,15 @@ export function formatGroups(groups: readonly HunkGroup[], color: boolean): stri
 		const names = escapeControl(
 			namedFew(g.part === "message" ? withMessages(g) : sessions),
 		).replace(/\n/g, "\\n");
-		out.push(
-			c.bold(
-				`═══ ${what}: ${tokens}, in ${sessions.length} session${sessions.length === 1 ? "" : "s"}${times}: ${names}`,
-			),
+		const heading = c.bold(
+			`═══ ${what}: ${tokens}, in ${sessions.length} session${sessions.length === 1 ? "" : "s"}${times}: ${names}`,
 		);
-		out.push(coloredDiff(g.diff, c));
-		out.push("");
+		if (!full && g.part === "message" && isStubChange(g.framing)) {
+			stubs.push(heading);
+			continue;
+		}
+		out.push(heading, coloredDiff(g.diff, c), "");
 	}
+	if (stubs.length > 0) out.push(...stubs, "");
 	return out.length === 0 ? "" : `${out.join("\n")}\n`;
 }

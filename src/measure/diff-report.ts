@@ -1,7 +1,9 @@
 /**
  * What `diff` prints: per session, each changed part with its token delta
  * and the unified diff of its text (coloured on a terminal, control
- * characters escaped); then one summary over the corpus.
+ * characters escaped), a tool result gone from whole to stub or back as its
+ * one heading line unless the output is full; then one summary over the
+ * corpus.
  */
 import { escapeControl, failureLine, paint } from "../text/terminal.js";
 import type { ChangedPart, Savings, SessionDiff } from "./compare.js";
@@ -75,11 +77,16 @@ function messagesByKind(results: readonly SessionDiff[]): DiffSummary["messages"
 	return [...kinds.values()].sort((a, b) => b.count - a.count);
 }
 
-const signed = (n: number) =>
+/** A token change with its sign: `+31`, `−1,204`, `±0`. */
+export const signed = (n: number) =>
 	`${n > 0 ? "+" : n < 0 ? "−" : "±"}${Math.abs(n).toLocaleString("en-US")}`;
 
-/** One session's changes as text; empty for an unchanged session. */
-export function formatSessionDiff(result: SessionDiff, color: boolean): string {
+/**
+ * One session's changes as text; empty for an unchanged session. A tool
+ * result that one side sends as a stub is its heading line alone (both
+ * texts are the result, whole or cut), unless `full`.
+ */
+export function formatSessionDiff(result: SessionDiff, color: boolean, full = false): string {
 	const c = paint(color);
 	const file = escapeControl(result.file).replace(/\n/g, "\\n");
 	if (result.error !== undefined) return failureLine(result.file, result.error, color);
@@ -100,7 +107,7 @@ export function formatSessionDiff(result: SessionDiff, color: boolean): string {
 				`──── ${part.section}${part.framing === undefined ? "" : ` (${describeMessage(part.framing)})`}: ${part.tokensFrom} → ${part.tokensTo} tokens (${signed(part.tokensTo - part.tokensFrom)})`,
 			),
 		);
-		out.push(coloredDiff(part.diff, c));
+		if (full || !isStubChange(part.framing)) out.push(coloredDiff(part.diff, c));
 	}
 	return `${out.join("\n")}\n\n`;
 }
@@ -137,6 +144,9 @@ function savingsText(s: Savings): string {
 	return `${s.results} (${s.saved.toLocaleString("en-US")} o200k tokens saved)`;
 }
 
+/** The framing of a tool result sent as a stub. */
+const STUB = "tool-result-stub";
+
 /**
  * What a changed message is, by how each side framed it: `a message framed
  * by compaction-summary.hbs`, `a tool result, stub → whole` when one side
@@ -145,12 +155,16 @@ function savingsText(s: Savings): string {
 export function describeMessage(framing: ChangedPart["framing"]): string {
 	const from = framing?.from;
 	const to = framing?.to;
-	const STUB = "tool-result-stub";
 	if (from === to) return from === undefined ? "a message" : `a message framed by ${from}.hbs`;
 	if (from === STUB && to === undefined) return "a tool result, stub → whole";
 	if (from === undefined && to === STUB) return "a tool result, whole → stub";
 	const side = (t: string | undefined) => (t === undefined ? "as stored" : `by ${t}.hbs`);
 	return `a message framed ${side(from)} → ${side(to)}`;
+}
+
+/** Whether a changed message is a tool result that exactly one side sends as a stub. */
+export function isStubChange(framing: ChangedPart["framing"]): boolean {
+	return (framing?.from === STUB) !== (framing?.to === STUB);
 }
 
 /** A unified diff for a terminal: control characters escaped, hunk heads, removals and additions coloured. */

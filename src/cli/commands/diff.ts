@@ -5,6 +5,12 @@ import { declareCommand } from "../options.js";
 
 const SIDE = "a set, a templates folder or a git revision";
 
+/** An option of the text output refuses `--format json` (per session and part already). */
+const textOnly = (option: string) => (values: Readonly<Record<string, unknown>>) =>
+	values.format === "json"
+		? `${option} shapes the text output, and --format json is not text`
+		: undefined;
+
 export const DIFF = declareCommand({
 	name: "diff",
 	summary: "what a template change does to sessions",
@@ -14,7 +20,11 @@ export const DIFF = declareCommand({
 sections and message framings that changed (a unified diff of the text, with
 the token delta of each), then a summary over all of them. Over several
 sessions, a hunk that several show is printed once, with their number and the
-first few names (--format json stays per session).
+first few names (--format json stays per session). A tool result that one
+side sends as a stub and the other whole is one line (its tokens on both
+sides), not its text, unless --full. --stat prints one line a changed
+session (the sections and messages that changed, the token delta) and the
+summary, no text.
 A and B are each a set of the templates folder (v1, v2), another templates
 folder (its sets render each session as they would there), or a git
 revision: HEAD, main, HEAD~1 (the templates folder as it was there) or
@@ -26,6 +36,17 @@ searched for .jsonl files; folders are compared on every core.`,
 		to: { type: "string", value: "B", required: true, help: `the side after: ${SIDE}` },
 		...TEMPLATES,
 		...output(["text", "json"], `json: {"sessions": [...], "summary": {...}}`),
+		stat: {
+			type: "boolean",
+			conflicts: "full",
+			check: textOnly("--stat"),
+			help: "one line a changed session (its changed sections and messages, its token delta), then the summary",
+		},
+		full: {
+			type: "boolean",
+			check: textOnly("--full"),
+			help: "show the text of a tool result gone from whole to stub or back too (by default it is one line)",
+		},
 		"exit-code": {
 			type: "boolean",
 			help: "exit 1 when anything changed, as git diff --exit-code",
