@@ -33,6 +33,7 @@ import { precompiledPath } from "../templates/precompiled.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 import { checkBudgets } from "./budgets.js";
+import { driftErrors } from "./drift-groups.js";
 import { checkFixtures, type FixtureResult } from "./fixtures.js";
 import { checkReadme } from "./readme.js";
 
@@ -47,6 +48,11 @@ export interface CheckOptions {
 	readme?: string;
 	/** Rewrite the lock (once versions are bumped), drifted snapshots and README examples. */
 	update?: boolean;
+	/**
+	 * Report drifted snapshots a distinct change once, with the fixtures it
+	 * hits counted, instead of a diff a fixture (what the watch prints).
+	 */
+	groupDrifts?: boolean;
 }
 
 /** Where the pipeline reports: progress lines, and findings as they come. */
@@ -132,9 +138,14 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 		update: write,
 	});
 	// Drifts in nothing but the set that renders them (a new set, say) are reported as one.
-	const onlySet = fixtures.filter((r) => r.status === "drift" && onlySetChanged(r.diff));
+	const grouped = options.groupDrifts === true;
+	const onlySet = grouped
+		? []
+		: fixtures.filter((r) => r.status === "drift" && onlySetChanged(r.diff));
+	if (grouped) report(driftErrors(fixtures, options.snapshots));
 	for (const r of fixtures) {
 		if (r.status === "written") reporter.info(`updated ${r.snapshot}\n${r.diff}`);
+		else if (grouped) continue;
 		else if (r.status === "missing")
 			report([drift(r.fixture, `no snapshot at ${r.snapshot} (run build --update)`)]);
 		else if (r.status === "drift" && !onlySet.includes(r))

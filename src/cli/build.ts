@@ -16,7 +16,8 @@ export const buildCommand = defineCommand(BUILD, async ({ values }, io) => {
 		readme: values.readme,
 		update: values.update,
 	};
-	if (values.watch) return watchCommand(options, io);
+	// On every save, each distinct drift once: a change shows in most fixtures.
+	if (values.watch) return watchCommand({ ...options, groupDrifts: true }, io);
 	const { errors } = runCheck(options, {
 		info: (text) => io.stdout(`${escapeControl(text)}\n`),
 		diagnostic: (d) => printDiagnostic(io, d),

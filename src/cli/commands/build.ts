@@ -34,7 +34,7 @@ snapshot and every README example against the real rendering.`,
 		},
 		watch: {
 			type: "boolean",
-			help: "check again once saves stop under the templates folder (a set made since included), categories.yaml, the fixtures and the snapshots, until Ctrl-C",
+			help: "check again once saves stop under the templates folder (a set made since included), categories.yaml, the fixtures and the snapshots, until Ctrl-C; a change that drifts several snapshots alike is printed once, with the fixtures it hits",
 		},
 	},
 });
