@@ -315,6 +315,7 @@ async function main() {
 	for (const [name, script] of [
 		["replay", "replay.js"],
 		["import", "import.js"],
+		["ccusage", "ccusage.js"],
 		["language server", "lsp.js"],
 	]) {
 		progress(`${name} (bench/${script})`);

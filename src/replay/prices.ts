@@ -9,7 +9,7 @@
  * or undefined (a model neither knows) out. A bad table fails with every
  * problem located; an entry that a glob before it hides is a warning.
  */
-import { calcPrice, findProvider } from "@pydantic/genai-prices";
+import { calcPrice, findProvider, type Provider } from "@pydantic/genai-prices";
 import { z } from "zod";
 import type { Diagnostic } from "../errors.js";
 import { readRegularText } from "../log/read-text.js";
@@ -137,10 +137,25 @@ export function costAt(price: Price, usage: TokenUsage): number {
 	return dollars / 1_000_000;
 }
 
-/** Prices calls: the override table first, then the bundled database. */
+/**
+ * A model as the database resolved it: the options that price it (its
+ * provider narrowed to the one model found, or, where narrowing would not
+ * find the same model, the provider's id as the log gave it).
+ */
+type Resolved = { options: { provider: Provider } | { providerId?: string } } | undefined;
+
+/**
+ * Prices calls: the override table first, then the bundled database. The
+ * database's lookup of a model (its provider, then a match over that
+ * provider's models, one pattern at a time) is done once per provider and
+ * model: later calls are priced against that provider narrowed to the model
+ * found, which gives the same price (the same model, its prices in force
+ * on the call's date, tiers and all) without the search.
+ */
 export class Prices {
 	/** Provider names the database does not know, resolved once: undefined, the model decides. */
 	private readonly providers = new Map<string, string | undefined>();
+	private readonly models = new Map<string, Resolved>();
 
 	constructor(readonly overrides?: PriceTable) {}
 
@@ -152,7 +167,8 @@ export class Prices {
 		if (entry !== undefined) return costAt(entry, usage);
 		const date = query.date instanceof Date ? query.date : new Date(query.date);
 		if (Number.isNaN(date.getTime())) return undefined;
-		const providerId = provider === undefined ? undefined : this.providerId(provider);
+		const resolved = this.resolve(provider, model, date);
+		if (resolved === undefined) return undefined;
 		const result = calcPrice(
 			{
 				input_tokens: usage.input + usage.cacheRead + usage.cacheWrite,
@@ -161,21 +177,36 @@ export class Prices {
 				output_tokens: usage.output,
 			},
 			model,
-			{ ...(providerId === undefined ? {} : { providerId }), timestamp: date },
+			{ ...resolved.options, timestamp: date },
 		);
 		return result === null ? undefined : result.total_price;
 	}
 
 	/** Whether a price for the model is known (at any usage), on `date`. */
 	knows(provider: string | undefined, model: string, date: number | string | Date): boolean {
-		return (
-			this.costOf({
-				provider,
-				model,
-				usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
-				date,
-			}) !== undefined
-		);
+		if (this.overrides !== undefined && priceOf(this.overrides, model, provider) !== undefined)
+			return true;
+		const at = date instanceof Date ? date : new Date(date);
+		return !Number.isNaN(at.getTime()) && this.resolve(provider, model, at) !== undefined;
+	}
+
+	/** The database's provider and model for a call, looked up once per provider and model. */
+	private resolve(provider: string | undefined, model: string, date: Date): Resolved {
+		const key = `${provider ?? ""}\u0000${model}`;
+		if (this.models.has(key)) return this.models.get(key);
+		const providerId = provider === undefined ? undefined : this.providerId(provider);
+		const options = providerId === undefined ? {} : { providerId };
+		const zero = { input_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, output_tokens: 0 };
+		const found = calcPrice(zero, model, { ...options, timestamp: date });
+		let resolved: Resolved;
+		if (found !== null) {
+			const { fallback_model_providers: _, ...own } = found.provider;
+			const narrowed = { provider: { ...own, models: [found.model] } };
+			const again = calcPrice(zero, model, { ...narrowed, timestamp: date });
+			resolved = { options: again?.model.id === found.model.id ? narrowed : options };
+		}
+		this.models.set(key, resolved);
+		return resolved;
 	}
 
 	/** The database's id for a provider the log names; undefined when it has none (the model decides). */

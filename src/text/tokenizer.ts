@@ -1,6 +1,6 @@
 /**
- * Token counters. `o200k` and `cl100k` are OpenAI's encodings as
- * `gpt-tokenizer` implements them: exact for the models that use them, an
+ * Token counters. `o200k` and `cl100k` are OpenAI's encodings, counted as
+ * `gpt-tokenizer` counts them (./bpe.ts, from its ranks): exact for the models that use them, an
  * estimate for every other model family. `chars` is the usual rule of thumb
  * (four characters a token) for when no tokenizer fits. A scaled counter
  * (o200k times a family's factor) estimates the units of a model whose own
@@ -8,7 +8,7 @@
  * encodings are large tables, loaded on first use only, so commands that
  * never count tokens never pay for them.
  */
-import { createRequire } from "node:module";
+import { bpeCounter } from "./bpe.js";
 
 export const TOKENIZER_NAMES = ["o200k", "cl100k", "chars"] as const;
 export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
@@ -24,13 +24,6 @@ export interface Tokenizer {
 	count(text: string): number;
 }
 
-type CountTokens = (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
-
-const MODULES: Record<Exclude<TokenizerName, "chars">, string> = {
-	o200k: "gpt-tokenizer/cjs/encoding/o200k_base",
-	cl100k: "gpt-tokenizer/cjs/encoding/cl100k_base",
-};
-
 const LABELS: Record<TokenizerName, string> = {
 	o200k:
 		"o200k_base (exact for GPT-4o and later OpenAI models; an estimate for other model families)",
@@ -39,7 +32,6 @@ const LABELS: Record<TokenizerName, string> = {
 };
 
 const loaded = new Map<TokenizerName, Tokenizer>();
-const require = createRequire(import.meta.url);
 
 /** Whether `name` is a tokenizer this module knows. */
 export function isTokenizerName(name: string): name is TokenizerName {
@@ -63,13 +55,12 @@ export function loadTokenizerSync(name: TokenizerName = "o200k"): Tokenizer {
 			count: (text) => Math.ceil(text.length / 4),
 		};
 	} else {
-		const { countTokens } = require(MODULES[name]) as { countTokens: CountTokens };
-		const plain = { disallowedSpecial: new Set<string>() };
+		const count = bpeCounter(name);
 		tokenizer = {
 			name,
 			label: LABELS[name],
 			exact: true,
-			count: (text) => countInPieces(text, (piece) => countTokens(piece, plain)),
+			count: (text) => countInPieces(text, count),
 		};
 	}
 	loaded.set(name, tokenizer);
