@@ -11,10 +11,15 @@ export interface WorkerInit {
 	to: Side;
 	units: UnitsSpec;
 	strict: boolean;
+	/** The session's tools (`--tools FILE`), on both sides; default: its own. */
+	tools?: readonly string[];
 }
 
 /** The function comparing one file under `init`. */
 export function createTask(init: WorkerInit): (file: string) => SessionDiff {
-	const comparer = new Comparer(init, new Units(init.units), { strict: init.strict });
+	const comparer = new Comparer(init, new Units(init.units), {
+		strict: init.strict,
+		...(init.tools === undefined ? {} : { tools: init.tools }),
+	});
 	return (file) => comparer.compare(file);
 }

@@ -12,6 +12,7 @@ import { checkSide, isDirectory, sessionFiles, showResult } from "./corpus.js";
 import { compareAll } from "./diff-pool.js";
 import { type Io, printJson, printWarnings } from "./io.js";
 import { type RevisionFolder, templatesAtRevision } from "./revision.js";
+import { readToolsOption, toolsView } from "./tools-option.js";
 import { unitsOption } from "./units-option.js";
 import { usageError } from "./usage.js";
 
@@ -54,6 +55,7 @@ async function compareSides(
 		pretty: boolean;
 		stat: boolean;
 		full: boolean;
+		tools: string | undefined;
 	},
 	io: Io,
 ): Promise<number> {
@@ -63,7 +65,7 @@ async function compareSides(
 			: undefined;
 	const results = await compareAll(
 		files,
-		{ from, to, units, strict: values.strict },
+		{ from, to, units, strict: values.strict, ...toolsView(await readToolsOption(values.tools)) },
 		jobs,
 		progress,
 	);

@@ -1,11 +1,10 @@
 /** `theway-context eval`: what a template change does to the model's next move, on real sessions. */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
 import { type AssertTests, parseAssertions } from "../eval/assertions.js";
 import { defaultCacheDir } from "../eval/cache.js";
 import { parseCalls, randomSeed } from "../eval/calls.js";
-import { DEFAULT_TIMEOUT_MS, MAX_RETRIES } from "../eval/client.js";
 import type { EvalSide } from "../eval/contexts.js";
 import { KEY_VARIABLES, runEval } from "../eval/eval.js";
 import { formatMarkdown, formatText } from "../eval/format.js";
@@ -20,9 +19,10 @@ import { loadTokenizer } from "../text/tokenizer.js";
 import { defineCommand } from "./command.js";
 import { EVAL } from "./commands/eval.js";
 import { checkSide, displayPath, sessionFiles } from "./corpus.js";
-import { type Io, printDiagnostic, printJson } from "./io.js";
+import { type Io, printDiagnostic, printJson, readOptionFile } from "./io.js";
 import { vsSide } from "./replay.js";
-import { baseUrlOption, manifestOption, samplingOptions } from "./request-options.js";
+import { baseUrlOption, samplingOptions } from "./request-options.js";
+import { readToolsOption } from "./tools-option.js";
 import { usageError } from "./usage.js";
 
 /** The `eval` command. */
@@ -39,7 +39,7 @@ export const evalCommand = defineCommand(EVAL, async ({ values, positionals }, i
 	const sides: EvalSide[] = [version === undefined ? { templates } : { templates, version }];
 	if (values.vs !== undefined) sides.push(vsSide(values.vs, templates, io.cwd));
 	const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
-	const manifest = manifestOption(values.tools);
+	const manifest = await readToolsOption(values.tools);
 	const tests = assertionsOption(values.assert);
 	const table = values.prices === undefined ? undefined : readPrices(values.prices);
 	if (!values.quiet) for (const d of table?.warnings ?? []) printDiagnostic(io, d);
@@ -164,13 +164,7 @@ function write(
 
 function assertionsOption(path: string | undefined): AssertTests {
 	if (path === undefined) return [];
-	let text: string;
-	try {
-		text = readFileSync(path, "utf8");
-	} catch (error) {
-		throw ioError(path, error, "cannot read the assertions file");
-	}
-	return parseAssertions(text, path);
+	return parseAssertions(readOptionFile(path, "the assertions file"), path);
 }
 
 /** An option's own check, its error a usage error. */

@@ -7,6 +7,7 @@ import { Units } from "../measure/units.js";
 import { defineCommand } from "./command.js";
 import { INSPECT } from "./commands/inspect.js";
 import { branchOptions, checkSetOption, printJson, printWarnings } from "./io.js";
+import { readToolsOption, toolsView } from "./tools-option.js";
 import { unitsOption } from "./units-option.js";
 
 export const inspectCommand = defineCommand(INSPECT, async ({ values, positionals }, io) => {
@@ -21,7 +22,7 @@ export const inspectCommand = defineCommand(INSPECT, async ({ values, positional
 		target,
 		session === STDIN ? session : resolve(io.cwd, session),
 		tokenizer,
-		branchOptions(values),
+		{ ...branchOptions(values), ...toolsView(await readToolsOption(values.tools)) },
 	);
 	printWarnings(io, bundle.meta.diagnostics, values.quiet);
 	if (values.format === "json")

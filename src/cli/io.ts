@@ -4,7 +4,9 @@
  * JSON.
  */
 import { constants } from "node:buffer";
+import { readFileSync } from "node:fs";
 import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
+import { ioError } from "../log/read.js";
 import { writeJson } from "../text/json-writer.js";
 import { escapeControl, escapeJsonControl } from "../text/terminal.js";
 import { usageError } from "./usage.js";
@@ -106,5 +108,14 @@ export function guardLength<T>(fn: () => T, file?: string): T {
 			file === undefined ? {} : { file },
 			{ cause: error },
 		);
+	}
+}
+
+/** The text of the file at `path` an option names; what it is (`the tools manifest`) says why it could not be read. */
+export function readOptionFile(path: string, what: string): string {
+	try {
+		return readFileSync(path, "utf8");
+	} catch (error) {
+		throw ioError(path, error, `cannot read ${what}`);
 	}
 }

@@ -120,13 +120,19 @@ export const CORPUS = {
 	},
 } as const satisfies Record<string, OptionSpec>;
 
-/** `--tools a,b,c`: the tool inventory the prompt lists. */
+/**
+ * `--tools FILE`: a tools manifest (JSON or YAML, a list of tool names or
+ * definitions; ../view/tools-manifest.ts), the session's tools: the
+ * inventory the prompt lists and the tools a request declares. A command's
+ * body reads it with `readToolsOption` (tools-option.ts).
+ */
 export const TOOLS = {
 	tools: {
-		type: "list",
-		value: "a,b,c",
+		type: "path",
+		value: "FILE",
+		exists: "any",
 		group: "tools",
-		help: "the tool inventory",
+		help: "a tools manifest: the session's tools, a JSON or YAML list of names or of {name, description, parameters} (docs/guide.md); requests declare them",
 		defaultHelp: "the session's tools metadata",
 	},
 } as const satisfies Record<string, OptionSpec>;

@@ -1,20 +1,22 @@
 /** `theway-context preview`: a live page of what the model gets, for editing templates. */
 import { spawn } from "node:child_process";
-import { accessSync, constants, readFileSync } from "node:fs";
+import { accessSync, constants } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { parseEvalReport, type ReadReport } from "../eval/report-file.js";
-import { ioError } from "../log/read.js";
 import { startPreview } from "../preview/server.js";
 import { replayBars } from "../replay/bars.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { defineCommand } from "./command.js";
 import { PREVIEW } from "./commands/preview.js";
+import { readOptionFile } from "./io.js";
+import { readToolsOption, toolsView } from "./tools-option.js";
 import { unitsOption } from "./units-option.js";
 
 export const previewCommand = defineCommand(PREVIEW, async ({ values, positionals }, io) => {
 	const { port } = values;
 	const tokenizer = unitsOption(values.tokenizer, io);
 	const report = values.eval === undefined ? undefined : readReport(values.eval);
+	const tools = toolsView(await readToolsOption(values.tools));
 	const server = await startPreview({
 		tokenizer,
 		sessions: resolve(io.cwd, positionals[0] ?? "."),
@@ -22,6 +24,7 @@ export const previewCommand = defineCommand(PREVIEW, async ({ values, positional
 		port,
 		cwd: io.cwd,
 		replay: replayBars,
+		...tools,
 		...(report === undefined ? {} : { eval: report }),
 	});
 	io.stdout(`${server.url}\n`);
@@ -51,13 +54,7 @@ export const previewCommand = defineCommand(PREVIEW, async ({ values, positional
 
 /** The eval report at `path`, checked. */
 function readReport(path: string): ReadReport {
-	let text: string;
-	try {
-		text = readFileSync(path, "utf8");
-	} catch (error) {
-		throw ioError(path, error, "cannot read the eval report");
-	}
-	return parseEvalReport(text, path);
+	return parseEvalReport(readOptionFile(path, "the eval report"), path);
 }
 
 /** The command that opens a URL in the default browser on this platform. */

@@ -8,21 +8,22 @@ import type { Provider } from "../eval/settings.js";
 import { STDIN } from "../log/read.js";
 import type { ContextBundle, LoadOptions } from "../service/bundle.js";
 import type { ContextService } from "../service/context-service.js";
+import type { ToolDefinition } from "../view/tools-manifest.js";
 import { type Io, printJson, printWarnings } from "./io.js";
-import { baseUrlOption, manifestOption, samplingOptions } from "./request-options.js";
+import { baseUrlOption, samplingOptions } from "./request-options.js";
 import { usageError } from "./usage.js";
 
-/** Prints the request body of `session`'s bundle for `provider`; exit code 0. */
+/** Prints the request body of `session`'s bundle for `provider`, declaring `manifest`'s tools when given; exit code 0. */
 export async function renderRequest(
 	service: ContextService,
 	session: string,
 	options: LoadOptions,
 	provider: Provider,
+	manifest: readonly ToolDefinition[] | undefined,
 	values: {
 		model: string | undefined;
 		"max-tokens": number;
 		temperature: number | undefined;
-		"tools-file": string | undefined;
 		"base-url": string | undefined;
 		pretty: boolean;
 		quiet: boolean;
@@ -30,7 +31,6 @@ export async function renderRequest(
 	io: Io,
 ): Promise<number> {
 	const file = session === STDIN ? session : resolve(io.cwd, session);
-	const manifest = manifestOption(values["tools-file"]);
 	const sampling = samplingOptions(values);
 	const baseUrl =
 		provider === "openai" ? baseUrlOption(values["base-url"], provider, process.env) : undefined;

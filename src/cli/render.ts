@@ -8,6 +8,7 @@ import { TemplateRegistry } from "../templates/registry.js";
 import { defineCommand } from "./command.js";
 import { RENDER } from "./commands/render.js";
 import { branchOptions, checkSetOption, guardLength, printJson, printWarnings } from "./io.js";
+import { readToolsOption, toolsView } from "./tools-option.js";
 
 export const renderCommand = defineCommand(RENDER, async ({ values, positionals }, io) => {
 	const [session] = positionals as [string];
@@ -17,16 +18,17 @@ export const renderCommand = defineCommand(RENDER, async ({ values, positionals 
 	const registry = TemplateRegistry.for(values.templates);
 	checkSetOption(registry, values["template-version"]);
 	const service = new ContextService({ registry, strict: values.strict });
+	const manifest = await readToolsOption(values.tools);
 	const options: LoadOptions = {
 		...branchOptions(values),
 		...(values["no-virtualize"] === true ? { virtualize: false } : {}),
-		...(values.tools === undefined ? {} : { tools: values.tools }),
+		...toolsView(manifest),
 		...(values.memory === undefined ? {} : { memory: values.memory }),
 		...(values.cwd === undefined ? {} : { cwd: values.cwd }),
 	};
 	if (format === "anthropic" || format === "openai") {
 		const { renderRequest } = await import("./render-request.js");
-		return await renderRequest(service, session, options, format, values, io);
+		return await renderRequest(service, session, options, format, manifest, values, io);
 	}
 	const { bundle } =
 		session === STDIN

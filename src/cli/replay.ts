@@ -16,6 +16,7 @@ import { REPLAY } from "./commands/replay.js";
 import { checkSide, displayPath, isDirectory, sessionFiles, showResult } from "./corpus.js";
 import { printDiagnostic, printJson } from "./io.js";
 import { runPool } from "./pool.js";
+import { readToolsOption, toolsView } from "./tools-option.js";
 import { unitsOption } from "./units-option.js";
 import { usageError } from "./usage.js";
 
@@ -60,6 +61,7 @@ export const replayCommand = defineCommand(REPLAY, async ({ values, positionals 
 		units,
 		...(prices === undefined ? {} : { prices }),
 		strict: values.strict,
+		...toolsView(await readToolsOption(values.tools)),
 	};
 	const results = await runPool(TASK, files, {
 		init,

@@ -1,12 +1,10 @@
 /**
  * The options that shape a model request, shared by `render --format
- * anthropic|openai` and `eval`: the output cap, the temperature, a tools
- * manifest and the endpoint (whose base-URL variable is the SDK's own).
+ * anthropic|openai` and `eval`: the output cap, the temperature and the
+ * endpoint (whose base-URL variable is the SDK's own). The tools manifest
+ * is every session command's (tools-option.ts).
  */
-import { readFileSync } from "node:fs";
 import type { Provider } from "../eval/settings.js";
-import { ioError } from "../log/read.js";
-import { parseToolsManifest, type ToolDefinition } from "../view/tools-manifest.js";
 import { usageError } from "./usage.js";
 
 /** The base-URL variable each provider's SDK reads. */
@@ -24,18 +22,6 @@ export function samplingOptions(values: {
 	return values.temperature === undefined
 		? { maxTokens }
 		: { maxTokens, temperature: values.temperature };
-}
-
-/** The tool definitions of a manifest file (a path resolved already), or undefined when none is given. */
-export function manifestOption(path: string | undefined): ToolDefinition[] | undefined {
-	if (path === undefined) return undefined;
-	let text: string;
-	try {
-		text = readFileSync(path, "utf8");
-	} catch (error) {
-		throw ioError(path, error, "cannot read the tools manifest");
-	}
-	return parseToolsManifest(text, path);
 }
 
 /** The endpoint requests go to: `--base-url`, else the SDK's variable, else the provider's own (undefined). */

@@ -13,7 +13,7 @@ import { ContextService } from "../service/context-service.js";
 import { compileTemplateSet } from "../templates/compile.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import type { Tokenizer } from "../text/tokenizer.js";
-import type { ToolDefinition } from "../view/tools-manifest.js";
+import { type ToolDefinition, toolNames } from "../view/tools-manifest.js";
 import { blocksOf, textOf } from "./blocks.js";
 import { type CallSelection, pickCalls } from "./calls.js";
 import { countRequest } from "./cost.js";
@@ -71,8 +71,10 @@ export interface LeafRequest {
 
 /**
  * The request body for the bundle `options` load from `file`: what `render
- * --format anthropic|openai` prints and `eval` sends. The settings may
- * depend on the bundle (the model the session used, say).
+ * --format anthropic|openai` prints and `eval` sends. A manifest is the
+ * session's tools: the inventory the prompt lists and the tools the request
+ * declares. The settings may depend on the bundle (the model the session
+ * used, say).
  */
 export async function leafRequest(
 	service: ContextService,
@@ -82,7 +84,8 @@ export async function leafRequest(
 	manifest: readonly ToolDefinition[] | undefined,
 	tokenizer?: Tokenizer,
 ): Promise<LeafRequest> {
-	const { bundle, view } = await service.compose(file, options);
+	const load = manifest === undefined ? options : { ...options, tools: toolNames(manifest) };
+	const { bundle, view } = await service.compose(file, load);
 	const base = typeof settings === "function" ? settings(bundle) : settings;
 	const messages = service.convertToLlm(bundle);
 	const inventory = view.toolGroups.flatMap((g) => g.tools);

@@ -74,11 +74,13 @@ export class Comparer {
 	private readonly counts = new Map<string, number>();
 	private tokenizer: Tokenizer | undefined;
 	private readonly units: Units;
+	/** The load options both sides share (`tools`: the session's tools, in place of its own). */
+	private readonly shared: LoadOptions;
 
 	constructor(
 		private readonly sides: { from: Side; to: Side },
 		units: Units | Tokenizer,
-		options: { strict?: boolean; leaf?: string } = {},
+		options: { strict?: boolean; leaf?: string; tools?: readonly string[] } = {},
 	) {
 		const service = (side: Side) =>
 			new ContextService({
@@ -87,6 +89,7 @@ export class Comparer {
 				...(options.strict === undefined ? {} : { strict: options.strict }),
 			});
 		this.units = Units.of(units);
+		this.shared = options.tools === undefined ? {} : { tools: options.tools };
 		this.from = service(sides.from);
 		this.to = service(sides.to);
 	}
@@ -94,8 +97,8 @@ export class Comparer {
 	/** The comparison of one session; a failure to load or render is its `error`, not a throw. */
 	compare(file: string): SessionDiff {
 		try {
-			const a = load(this.from, file, this.sides.from);
-			const b = load(this.to, file, this.sides.to);
+			const a = load(this.from, file, this.sides.from, this.shared);
+			const b = load(this.to, file, this.sides.to, this.shared);
 			const tokenizer = this.units.forModel(a.meta.model?.modelId);
 			if (tokenizer !== this.tokenizer) this.counts.clear();
 			this.tokenizer = tokenizer;
@@ -202,8 +205,14 @@ function onceEach(diagnostics: readonly Diagnostic[]): Diagnostic[] {
 	});
 }
 
-function load(service: ContextService, file: string, side: Side): ContextBundle {
-	const options: LoadOptions = side.version === undefined ? {} : { templateVersion: side.version };
+function load(
+	service: ContextService,
+	file: string,
+	side: Side,
+	shared: LoadOptions,
+): ContextBundle {
+	const options: LoadOptions =
+		side.version === undefined ? shared : { ...shared, templateVersion: side.version };
 	const bundle = service.loadSync(file, options);
 	service.close(file);
 	return bundle;

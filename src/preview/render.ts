@@ -35,7 +35,7 @@ export function renderView(
 			workspace.current,
 			entry.file,
 			workspace.units,
-			setId === "" ? {} : { templateVersion: setId },
+			setId === "" ? workspace.overrides : { ...workspace.overrides, templateVersion: setId },
 		);
 	} catch (error) {
 		if (!(error instanceof ContextError)) throw error;

@@ -35,12 +35,16 @@ export type ReplayPayload =
 	  }
 	| { ok: false; error: string };
 
-/** What replays a session for the page: its log, the set (`""`: its own), the sets' registry, the tokenizer. */
+/**
+ * What replays a session for the page: its log, the set (`""`: its own),
+ * the sets' registry, the tokenizer, and the tools in place of its own.
+ */
 export type ReplaySource = (request: {
 	file: string;
 	setId: string;
 	registry: TemplateRegistry;
 	units: Units;
+	tools?: readonly string[];
 }) => ReplayPayload;
 
 /** The replay of session `sessionId` with set `setId`, by `source` (none: the view is not available). */
@@ -59,5 +63,6 @@ export function replayView(
 		setId,
 		registry: workspace.current.registry,
 		units: workspace.units,
+		...(workspace.overrides.tools === undefined ? {} : { tools: workspace.overrides.tools }),
 	});
 }

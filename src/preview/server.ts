@@ -39,6 +39,8 @@ export interface PreviewOptions {
 	tokenizer?: TokenizerName | UnitsSpec;
 	/** What replays a session for the page's replay view (the command line passes `replay`'s). */
 	replay?: ReplaySource;
+	/** The sessions' tools (`--tools FILE`), in place of their own. */
+	tools?: readonly string[];
 	/** An eval report for the page's eval view (`preview --eval FILE`). */
 	eval?: EvalSource;
 }
@@ -56,7 +58,8 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 	const catalog = new SessionCatalog(options.sessions);
 	const spec = options.tokenizer ?? { table: readUnits() };
 	const units = new Units(typeof spec === "string" ? { name: spec } : spec);
-	const workspace = new Workspace(options.templates, options.cwd, units);
+	const view = options.tools === undefined ? {} : { tools: options.tools };
+	const workspace = new Workspace(options.templates, options.cwd, units, view);
 	const hub = new EventHub();
 	const context = {
 		catalog,

@@ -13,6 +13,7 @@ import { fingerprintOf, type TemplateSetSource } from "../templates/compile.js";
 import { withFrame } from "../templates/frame.js";
 import { parseTemplateFile } from "../templates/front-matter.js";
 import { readTemplateSets } from "../templates/load.js";
+import type { ViewOptions } from "../view/derive.js";
 import type { DiagnosticView, PlaceView, SetChoice } from "./protocol.js";
 
 export class Workspace {
@@ -22,11 +23,16 @@ export class Workspace {
 	private measuring!: Measuring;
 	private sources: Map<string, TemplateSetSource> | undefined;
 
-	/** `cwd`: paths shown to people are relative to it. */
+	/**
+	 * `cwd`: paths shown to people are relative to it; `overrides`: what every
+	 * session is rendered with in place of its own values (`tools`: a tools
+	 * manifest's names).
+	 */
 	constructor(
 		templates: string,
 		readonly cwd: string,
 		readonly units: Units,
+		readonly overrides: ViewOptions = {},
 	) {
 		this.templates = resolve(templates);
 		this.refresh();

@@ -34,14 +34,15 @@ export type ReplayBars =
 
 let prices: Prices | undefined;
 
-/** The replay of `file` with set `setId` (`""`: the one it pins) of `registry`'s folder. */
+/** The replay of `file` with set `setId` (`""`: the one it pins) of `registry`'s folder, `tools` in place of its own. */
 export function replayBars(request: {
 	file: string;
 	setId: string;
 	registry: TemplateRegistry;
 	units: Units | Tokenizer;
+	tools?: readonly string[];
 }): ReplayBars {
-	const { registry } = request;
+	const { registry, tools } = request;
 	const side =
 		request.setId === ""
 			? { templates: registry.dir }
@@ -49,7 +50,8 @@ export function replayBars(request: {
 	let replayed: ReturnType<Replayer["replay"]>;
 	try {
 		prices ??= new Prices();
-		replayed = new Replayer({ side }, request.units, prices, { registry }).replay(request.file);
+		const options = { registry, ...(tools === undefined ? {} : { tools }) };
+		replayed = new Replayer({ side }, request.units, prices, options).replay(request.file);
 	} catch (error) {
 		return { ok: false, error: (error as Error).message };
 	}

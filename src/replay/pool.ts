@@ -16,6 +16,8 @@ export interface ReplayInit {
 	/** The user's override table (`--prices`), checked before the bundled database. */
 	prices?: PriceTable;
 	strict: boolean;
+	/** The session's tools (`--tools FILE`), on every side; default: its own. */
+	tools?: readonly string[];
 }
 
 /** A replayer from its init. */
@@ -24,7 +26,7 @@ export function replayerOf(init: ReplayInit): Replayer {
 		init.vs === undefined ? { side: init.side } : { side: init.side, vs: init.vs },
 		new Units(init.units),
 		new Prices(init.prices),
-		{ strict: init.strict },
+		{ strict: init.strict, ...(init.tools === undefined ? {} : { tools: init.tools }) },
 	);
 }
 

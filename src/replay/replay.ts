@@ -15,7 +15,7 @@ import { type Billed, billOf, fileCalls, inModelsPlace, subagentFiles } from "./
 import { CallCounter } from "./count.js";
 import { type Fit, type FitPoint, fitOf, growths, type Recorded, recordedPrompt } from "./fit.js";
 import type { Prices } from "./prices.js";
-import { type CallContext, SessionWalk } from "./walk.js";
+import { type CallContext, SessionWalk, type WalkOptions } from "./walk.js";
 
 /** A set to replay with: a templates folder, and a version or (undefined) the session's pin. */
 export interface ReplaySide {
@@ -101,7 +101,7 @@ export class Replayer {
 		private readonly sides: { side: ReplaySide; vs?: ReplaySide },
 		units: Units | Tokenizer,
 		private readonly prices: Prices,
-		private readonly options: { strict?: boolean; registry?: TemplateRegistry } = {},
+		private readonly options: WalkOptions & { registry?: TemplateRegistry } = {},
 	) {
 		this.units = Units.of(units);
 		// A caller's registry (the preview's working copy of the sets) serves its own folder.

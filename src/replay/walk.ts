@@ -64,6 +64,14 @@ interface Context {
 	stubbed: Map<number, VirtualizedResult>;
 }
 
+/** How a session is read and walked. */
+export interface WalkOptions {
+	/** Refuse damaged input instead of repairing it. */
+	strict?: boolean;
+	/** The session's tools (the inventory the prompt lists), in place of its tools metadata. */
+	tools?: readonly string[];
+}
+
 /** A session log read once, to be walked call by call under one or more sets. */
 export class SessionWalk {
 	private readonly log: OpenLog<SessionTree>;
@@ -73,7 +81,10 @@ export class SessionWalk {
 	/** The walk's virtualization decisions: each result decided once, whatever the call. */
 	private readonly stubs = new StubCache();
 
-	constructor(file: string, options: { strict?: boolean } = {}) {
+	constructor(
+		file: string,
+		private readonly options: WalkOptions = {},
+	) {
 		const strict = options.strict === true;
 		// Claude Code and Codex files are read as every command reads them: converted in memory.
 		this.log = new OpenLog(file, (entries, name) => new SessionTree(entries, name, strict), {
@@ -148,7 +159,12 @@ export class SessionWalk {
 		const tree = this.log.sink;
 		const systemPrompt = renderSystemPrompt(
 			set,
-			deriveSystemView(this.log.header, tree.metadata, set),
+			deriveSystemView(
+				this.log.header,
+				tree.metadata,
+				set,
+				this.options.tools === undefined ? {} : { tools: this.options.tools },
+			),
 		);
 		let context: Context | undefined;
 		let index = 0;

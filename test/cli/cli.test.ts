@@ -3,7 +3,7 @@
  * `render`, exit codes 1 (bad input, located on stderr) and 2 (wrong usage,
  * usage on stderr), help, and lenient salvage.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
@@ -11,6 +11,7 @@ import { jsonText } from "../../src/text/json-writer.js";
 import { ROOT, runCli } from "../support/cli.js";
 import { categoryOf, expectedSection, groupsOf } from "../support/expected.js";
 import { assistant, HEADER, section, user, writeLog } from "../support/session.js";
+import { tempDir } from "../support/temp.js";
 import { NEWEST } from "../support/template-sets.js";
 import { hasRawControl } from "../support/terminal.js";
 
@@ -101,9 +102,11 @@ describe("render --format llm", () => {
 });
 
 describe("render options", () => {
-	it("--tools replaces the tool inventory, an unknown tool listed last under Other", async () => {
+	it("--tools FILE replaces the tool inventory, an unknown tool listed last under Other", async () => {
 		const before = await renderJson(COLLAPSE_CHILD);
-		const after = await renderJson(COLLAPSE_CHILD, "--tools", "read,bash,zzz_unknown");
+		const manifest = join(tempDir(), "tools.yaml");
+		writeFileSync(manifest, "- read\n- name: bash\n  description: runs a command\n- zzz_unknown\n");
+		const after = await renderJson(COLLAPSE_CHILD, "--tools", manifest);
 		const tools = section(after.systemPrompt, "tools");
 		expect(tools).not.toBe(section(before.systemPrompt, "tools"));
 		expect(tools).toBe(

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/cli/commands/index.js";
 import { commandHelp, wrap } from "../../src/cli/help.js";
-import { CORPUS, STRICTNESS, TEMPLATES } from "../../src/cli/option-groups.js";
+import { CORPUS, STRICTNESS, TEMPLATES, TOOLS } from "../../src/cli/option-groups.js";
 import { declareCommand, type OptionSpec, parseCommand } from "../../src/cli/options.js";
 import { ContextError } from "../../src/errors.js";
 import { tempDir } from "../support/temp.js";
@@ -129,15 +129,20 @@ describe("the commands' declarations", () => {
 			return JSON.stringify(rest);
 		};
 		const byName = new Map<string, Set<string>>();
+		const ungrouped: string[] = [];
 		for (const { spec } of COMMANDS) {
 			for (const [name, o] of Object.entries(spec.options)) {
+				if (o.group === undefined) ungrouped.push(`${spec.name} --${name}`);
 				if (o.group === undefined || name === "format") continue; // --format's choices are per command
 				byName.set(name, (byName.get(name) ?? new Set()).add(behaviour(o)));
 			}
 		}
 		expect([...byName].filter(([, specs]) => specs.size > 1).map(([name]) => name)).toEqual([]);
+		// A command does not declare a group's option its own way.
+		expect(ungrouped.filter((o) => byName.has(o.split(" --")[1] as string))).toEqual([]);
 		expect(byName.get("jobs")).toEqual(new Set([behaviour(CORPUS.jobs)]));
 		expect(byName.get("templates")).toEqual(new Set([behaviour(TEMPLATES.templates)]));
+		expect(byName.get("tools")).toEqual(new Set([behaviour(TOOLS.tools)]));
 		expect(byName.size).toBeGreaterThan(8);
 	});
 

@@ -5,6 +5,8 @@
  * breakpoints on the system prompt and the last message; and `render
  * --format anthropic|openai` prints that body for a leaf.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NO_RESULT } from "../../src/eval/blocks.js";
 import { parseCalls, pickCalls } from "../../src/eval/calls.js";
@@ -13,6 +15,8 @@ import { parseModel, type RequestSettings } from "../../src/eval/settings.js";
 import type { LlmMessage } from "../../src/session/messages.js";
 import { runCli } from "../support/cli.js";
 import { writeAgentSession } from "../support/eval-session.js";
+import { section } from "../support/session.js";
+import { tempDir } from "../support/temp.js";
 
 const settings = (provider: "anthropic" | "openai", baseUrl?: string): RequestSettings => ({
 	model: { provider, model: "m-1" },
@@ -201,6 +205,26 @@ describe("render --format anthropic|openai", () => {
 		]);
 		const body = JSON.parse(run.stdout);
 		expect(body).toMatchObject({ model: "gpt-x", max_tokens: 4096, temperature: 0.5 });
+		// A manifest's definitions are declared as written, and its names are the tools the prompt lists.
+		const manifest = join(tempDir(), "tools.json");
+		const grep = { type: "object", properties: { pattern: { type: "string" } } };
+		writeFileSync(
+			manifest,
+			JSON.stringify([{ name: "grep_zz", description: "search", parameters: grep }]),
+		);
+		const declared = JSON.parse(
+			(await runCli(["render", file, "--leaf", "r1", "--format", "anthropic", "--tools", manifest]))
+				.stdout,
+		);
+		expect(declared.tools[0]).toEqual({
+			name: "grep_zz",
+			description: "search",
+			input_schema: grep,
+		});
+		expect(declared.tools.slice(1).map((t: { name: string }) => t.name)).toEqual(["read"]);
+		const listed = section(declared.system[0].text, "tools");
+		expect(listed).toContain("grep_zz");
+		expect(listed).not.toContain("edit");
 		const wrong = await runCli(["render", file, "--model", "x"]);
 		expect(wrong.code).toBe(2);
 		expect(wrong.stderr).toMatch(/--model shapes a request body/);

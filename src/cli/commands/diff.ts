@@ -1,6 +1,6 @@
 /** `diff`, declared: its options and help (the body is ../diff.ts, loaded when it runs). */
 
-import { CORPUS, output, STRICTNESS, TEMPLATES, TOKENIZER } from "../option-groups.js";
+import { CORPUS, output, STRICTNESS, TEMPLATES, TOKENIZER, TOOLS } from "../option-groups.js";
 import { declareCommand } from "../options.js";
 
 const SIDE = "a set, a templates folder or a git revision";
@@ -35,6 +35,7 @@ searched for .jsonl files; folders are compared on every core.`,
 		from: { type: "string", value: "A", required: true, help: `the side before: ${SIDE}` },
 		to: { type: "string", value: "B", required: true, help: `the side after: ${SIDE}` },
 		...TEMPLATES,
+		...TOOLS,
 		...output(["text", "json"], `json: {"sessions": [...], "summary": {...}}`),
 		stat: {
 			type: "boolean",

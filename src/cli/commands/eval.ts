@@ -1,6 +1,6 @@
 /** `eval`, declared: its options and help (the body is ../eval.ts, loaded when it runs). */
 import { DEFAULT_TIMEOUT_MS, MAX_RETRIES } from "../../eval/settings.js";
-import { output, PRICES, REQUEST, SET, STRICTNESS, TEMPLATES } from "../option-groups.js";
+import { output, PRICES, REQUEST, SET, STRICTNESS, TEMPLATES, TOOLS } from "../option-groups.js";
 import { declareCommand } from "../options.js";
 
 export const EVAL = declareCommand({
@@ -56,12 +56,7 @@ are read directly.`,
 			value: "FILE",
 			help: "assertions (YAML): tests: [{name, calls?, assert: [{type, value}]}]; see docs/eval.md",
 		},
-		tools: {
-			type: "path",
-			value: "FILE",
-			help: "the tool definitions (JSON or YAML list of names or {name, description, parameters})",
-			defaultHelp: "the session's tools with an open object schema",
-		},
+		...TOOLS,
 		"max-cost": {
 			type: "number",
 			value: "DOLLARS",

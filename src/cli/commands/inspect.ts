@@ -1,6 +1,6 @@
 /** `inspect`, declared: its options and help (the body is ../inspect.ts, loaded when it runs). */
 
-import { BRANCH, output, SET, STRICTNESS, TEMPLATES, TOKENIZER } from "../option-groups.js";
+import { BRANCH, output, SET, STRICTNESS, TEMPLATES, TOKENIZER, TOOLS } from "../option-groups.js";
 import { declareCommand } from "../options.js";
 
 export const INSPECT = declareCommand({
@@ -15,6 +15,7 @@ cache-stable prefix, budgets, and the usage the log recorded.`,
 		...output(["text", "json"], "text: a table with bars; json: the measures"),
 		...TOKENIZER,
 		...BRANCH,
+		...TOOLS,
 		...TEMPLATES,
 		...SET,
 		...STRICTNESS,

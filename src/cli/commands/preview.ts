@@ -1,6 +1,6 @@
 /** `preview`, declared: its options and help (the body is ../preview.ts, loaded when it runs). */
 
-import { TEMPLATES, TOKENIZER } from "../option-groups.js";
+import { TEMPLATES, TOKENIZER, TOOLS } from "../option-groups.js";
 import { declareCommand } from "../options.js";
 
 export const PREVIEW = declareCommand({
@@ -25,6 +25,7 @@ current folder).`,
 			help: "the port (0 picks a free one)",
 		},
 		...TOKENIZER,
+		...TOOLS,
 		eval: {
 			type: "path",
 			value: "FILE",

@@ -64,13 +64,6 @@ anthropic, openai: the request body eval sends for this leaf (Messages API, Chat
 		},
 		"max-tokens": { ...REQUEST["max-tokens"], check: requestOnly("max-tokens") },
 		temperature: { ...REQUEST.temperature, check: requestOnly("temperature") },
-		"tools-file": {
-			type: "path",
-			value: "FILE",
-			check: requestOnly("tools-file"),
-			help: "anthropic, openai: the tool definitions (JSON or YAML, as eval's --tools FILE)",
-			defaultHelp: "the session's tools with an open object schema",
-		},
 		"base-url": {
 			...REQUEST["base-url"],
 			check: requestOnly("base-url"),

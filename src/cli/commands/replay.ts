@@ -1,6 +1,15 @@
 /** `replay`, declared: its options and help (the body is ../replay.ts, loaded when it runs). */
 
-import { CORPUS, output, PRICES, SET, STRICTNESS, TEMPLATES, TOKENIZER } from "../option-groups.js";
+import {
+	CORPUS,
+	output,
+	PRICES,
+	SET,
+	STRICTNESS,
+	TEMPLATES,
+	TOKENIZER,
+	TOOLS,
+} from "../option-groups.js";
 import { declareCommand } from "../options.js";
 
 export const REPLAY = declareCommand({
@@ -19,6 +28,7 @@ DIR is searched for .jsonl files; folders are replayed on every core.`,
 	options: {
 		...SET,
 		...TEMPLATES,
+		...TOOLS,
 		vs: {
 			type: "string",
 			value: "V|DIR",
