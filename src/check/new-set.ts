@@ -1,8 +1,10 @@
 /**
  * Making the next template set: the newest set's folder copied, file by
- * file, to the next version (`v2` → `v3`), and the lock given the new set's
- * entry, which is the newest set's (a set's fingerprint and hashes are of
- * its texts, not of its name). A set that exists is never written over, and
+ * file, to the next version (`v2` → `v3`), with the `categories.yaml` it
+ * uses (its own, or the shared one: the new set gets a copy of its own, so
+ * editing it changes no older set), and the lock given the new set's entry,
+ * which is the newest set's (a set's fingerprint and hashes are of its
+ * texts, not of its name). A set that exists is never written over, and
  * nothing is copied into a set folder, so no set ends up inside another.
  */
 import {
@@ -13,10 +15,10 @@ import {
 	readFileSync,
 	writeFileSync,
 } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { ContextError } from "../errors.js";
 import { LOCK_FILE, LockSchema } from "../rules/lock.js";
-import { readTemplateSets, SET_FOLDER } from "../templates/load.js";
+import { CATEGORIES_FILE, readTemplateSets, SET_FOLDER } from "../templates/load.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 
 export interface NewSet {
@@ -27,6 +29,8 @@ export interface NewSet {
 	dir: string;
 	/** The files copied into it. */
 	files: string[];
+	/** The `categories.yaml` copied into it: the newest set's own, or the shared one it used. */
+	categories: { from: string; shared: boolean };
 	/** Whether the lock now holds the new set (false: the newest set was not in it, or no lock). */
 	locked: boolean;
 }
@@ -50,18 +54,21 @@ export function makeNextSet(templates: string): NewSet {
 	}
 	mkdirSync(dir);
 	const files: string[] = [];
-	// The set's own files only: its templates and its own categories.yaml, never a folder.
+	// The set's own templates, never a folder; then the categories it uses, as its own.
 	for (const entry of readdirSync(newest.dir, { withFileTypes: true })) {
-		if (!entry.isFile()) continue;
-		if (!entry.name.endsWith(".hbs") && entry.name !== "categories.yaml") continue;
+		if (!entry.isFile() || !entry.name.endsWith(".hbs")) continue;
 		copyFileSync(join(newest.dir, entry.name), join(dir, entry.name));
 		files.push(entry.name);
 	}
+	const categories = newest.categories.file;
+	writeFileSync(join(dir, CATEGORIES_FILE), newest.categories.text);
+	files.push(CATEGORIES_FILE);
 	return {
 		from: newest.version,
 		version,
 		dir,
 		files: files.sort(),
+		categories: { from: categories, shared: dirname(categories) !== newest.dir },
 		locked: lockCopy(root, newest.version, version),
 	};
 }

@@ -8,7 +8,7 @@
  * prints what it is handed.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
 import { readRegularText } from "../log/read-text.js";
 import {
@@ -86,7 +86,9 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	for (const source of sources) {
 		try {
 			modules.set(source.version, precompileTemplateSet(source));
-			reporter.info(`ok templates ${source.version}: ${source.templates.size} templates checked`);
+			reporter.info(
+				`ok templates ${source.version}: ${source.templates.size} templates checked, ${categoriesUsed(source, sources)}`,
+			);
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
 			report(error.diagnostics.length > 0 ? error.diagnostics : [error.toDiagnostic()]);
@@ -200,6 +202,24 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 		reporter.info(`${check.examples} README examples checked`);
 	}
 	return { errors, fixtures };
+}
+
+/**
+ * Which `categories.yaml` a set renders its tools with (relative to the
+ * working folder when inside it): its own, or shared (with the other sets
+ * that use it).
+ */
+export function categoriesUsed(
+	source: TemplateSetSource,
+	sources: readonly TemplateSetSource[],
+): string {
+	const { file } = source.categories;
+	const inside = relative(process.cwd(), file);
+	const shown = inside === "" || inside.startsWith("..") || isAbsolute(inside) ? file : inside;
+	if (dirname(file) === source.dir) return `categories from ${shown} (its own)`;
+	const others = sources.filter((s) => s !== source && s.categories.file === file);
+	const sharing = others.length === 0 ? "" : ` with ${others.map((s) => s.version).join(", ")}`;
+	return `categories from ${shown} (shared${sharing})`;
 }
 
 function readLock(file: string): Lock | undefined {

@@ -14,6 +14,9 @@ export const newSetCommand = defineCommand(NEW_SET, async ({ values }, io) => {
 		escapeControl(
 			[
 				`made ${made.version} from ${made.from}: ${shown} (${made.files.length} files)`,
+				made.categories.shared
+					? `${made.version}/categories.yaml is a copy of the shared ${relative(io.cwd, made.categories.from) || made.categories.from}, which ${made.from} and the older sets keep using: edit ${made.version}'s to change its tool categories alone`
+					: `${made.version}/categories.yaml is a copy of ${made.from}'s own`,
 				made.locked
 					? `recorded ${made.version} in the lock`
 					: `the lock does not hold ${made.from}: run theway-context build --update to record ${made.version}`,

@@ -80,6 +80,8 @@ export function checkLock(
 	const out: Diagnostic[] = [];
 	const stale = (message: string) =>
 		out.push({ severity: "warning", code: "lock_stale", message, file: lockFile });
+	// Per categories file, the sets whose tools section it changed under an unchanged tools.hbs.
+	const unbumped = new Map<string, { version: string; tools: string }[]>();
 	for (const input of inputs) {
 		const { version } = input.source;
 		const locked = lock?.sets[version];
@@ -119,24 +121,54 @@ export function checkLock(
 		if (locked.categories.sha256 !== now.categories.sha256) {
 			const tools = locked.templates.tools;
 			if (tools !== undefined && tools.version === now.templates.tools?.version) {
-				out.push({
-					severity: "error",
-					code: "version_not_bumped",
-					message: `categories.yaml changed, which changes the tools section of ${version}: bump the version of tools.hbs (still ${tools.version})`,
-					file: input.source.categories.file,
-					line: 1,
-				});
+				const file = input.source.categories.file;
+				unbumped.set(file, [...(unbumped.get(file) ?? []), { version, tools: tools.version }]);
 			} else {
 				stale(`${version}: categories.yaml changed`);
 			}
 		}
-		if (out.length === start && locked.fingerprint !== now.fingerprint)
+		const categoriesRefused = [...unbumped.values()].some((l) =>
+			l.some((s) => s.version === version),
+		);
+		if (out.length === start && !categoriesRefused && locked.fingerprint !== now.fingerprint)
 			stale(`${version}: fingerprint changed (a budget changed, which changes no prompt)`);
 	}
 	for (const version of Object.keys(lock?.sets ?? {})) {
 		if (!inputs.some((i) => i.source.version === version)) stale(`template set ${version} is gone`);
 	}
+	for (const [file, sets] of unbumped) out.push(categoriesNotBumped(file, sets, inputs));
 	return out;
+}
+
+/**
+ * A `categories.yaml` changed under sets whose tools.hbs kept its version:
+ * one error for the file. When several sets share it, it says so (an edit
+ * changes each of them, and their recorded snapshots) and how to change the
+ * newest one's categories alone: the shared file as it was, a copy of its own.
+ */
+function categoriesNotBumped(
+	file: string,
+	sets: readonly { version: string; tools: string }[],
+	inputs: readonly LockInput[],
+): Diagnostic {
+	const names = sets.map((s) => s.version).join(", ");
+	const still =
+		sets.length === 1
+			? `bump the version of tools.hbs (still ${sets[0]?.tools})`
+			: `bump the version of tools.hbs in each (still ${sets.map((s) => `${s.tools} in ${s.version}`).join(", ")})`;
+	const sharing = inputs.filter((i) => i.source.categories.file === file).map((i) => i.source);
+	const newest = sharing.at(-1);
+	const hint =
+		sharing.length < 2 || newest === undefined
+			? ""
+			: `; it is shared by ${sharing.map((s) => s.version).join(", ")}, so an edit of it changes each of them and their recorded snapshots: to change the categories of ${newest.version} alone, put it back as it was and edit a copy of it as ${newest.version}/categories.yaml (a set's own categories.yaml wins over the shared one; new-set gives a new set its own)`;
+	return {
+		severity: "error",
+		code: "version_not_bumped",
+		message: `categories.yaml changed, which changes the tools section of ${names}: ${still}${hint}`,
+		file,
+		line: 1,
+	};
 }
 
 /** The lock that records `inputs` as they are now. */

@@ -22,6 +22,9 @@ export const MAX_TEMPLATE_BYTES = 256 * 1024;
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_TEMPLATES_DIR = join(PACKAGE_ROOT, "templates");
 
+/** The tool categories' file name, in a set's folder or shared beside the templates folder. */
+export const CATEGORIES_FILE = "categories.yaml";
+
 /** The names a set folder may have: `v` and a number. */
 export const SET_FOLDER = /^v\d+$/;
 
@@ -103,7 +106,7 @@ function readSet(
 		const file = join(dir, name);
 		templates.set(name.slice(0, -4), { file, text: readRegularFile(file) });
 	}
-	const candidates = [dir, ...parents].map((d) => join(d, "categories.yaml"));
+	const candidates = [dir, ...parents].map((d) => join(d, CATEGORIES_FILE));
 	const categoriesFile = candidates.find((f) => existsSync(f));
 	if (categoriesFile === undefined) {
 		throw new ContextError("io", "no categories.yaml for this template set", { file: dir });

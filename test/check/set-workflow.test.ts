@@ -28,9 +28,11 @@ describe("the set workflow, step by step", () => {
 		expect(made.stdout).toMatch(/Bump a template in place/);
 		const lock = JSON.parse(readFileSync(join(dir, "templates/lock.json"), "utf8"));
 		expect(lock.sets[next]).toEqual(lock.sets[NEWEST]);
+		// Its templates, and the categories it was made with as its own.
 		expect(readdirSync(join(dir, "templates", next)).sort()).toEqual(
-			readdirSync(join(dir, "templates", NEWEST)).sort(),
+			[...new Set([...readdirSync(join(dir, "templates", NEWEST)), "categories.yaml"])].sort(),
 		);
+		expect(made.stdout).toContain(`${next}/categories.yaml is a copy of`);
 		// The fixtures now render with the new set and nothing else: one error, not one per fixture.
 		const copied = await cli(dir, "build", ...TEMPLATES);
 		expect(copied.code).toBe(1);

@@ -3,7 +3,7 @@
  * changed, and edits derived from the templates themselves, so that no test
  * depends on the shipped wording or on which set is the newest.
  */
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { readTemplateSets } from "../../src/templates/load.js";
@@ -54,7 +54,8 @@ export function withVersion(text: string, version: string): string {
 }
 
 /**
- * A templates folder holding one set `v1`, the newest bundled one with each file in
+ * A templates folder holding one set `v1`, the newest bundled one (its categories
+ * beside it, shared) with each file in
  * `changes` replaced (a string) or rewritten (a function of its text);
  * `null` deletes the file.
  */
@@ -63,7 +64,10 @@ export function templateSet(
 ): string {
 	const root = tempDir("theway-templates-");
 	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
-	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
+	// The categories the set uses (its own, else the shared one), beside the folder: `changes` edit them there.
+	const own = join(root, "v1", "categories.yaml");
+	cpSync(existsSync(own) ? own : join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
+	rmSync(own, { force: true });
 	for (const [name, change] of Object.entries(changes)) {
 		const file = name === "categories.yaml" ? join(root, name) : join(root, "v1", name);
 		if (change === null) rmSync(file);

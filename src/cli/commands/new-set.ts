@@ -21,7 +21,8 @@ export const NEW_SET = declareCommand({
 	synopsis: "[--templates DIR]",
 	args: { name: "", count: "none" },
 	description: `Copies the newest template set to the next version (v2 to v3: its templates
-and its own categories.yaml, if it has one) and records the new set in the
+and the categories.yaml it uses, its own or the shared one, as the new set's
+own, so editing it changes no older set) and records the new set in the
 templates folder's lock.json. Nothing is written over: a set that exists
 stays as it is. Then edit the new set's templates, bump each one you change,
 and run npm run snapshots (theway-context build --update).`,
