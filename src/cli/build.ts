@@ -1,12 +1,12 @@
 /** `theway-context build`: the build step (`src/check/`), printed for people. */
 import { type CheckOptions, runCheck } from "../check/run.js";
 import { type WatchRun, watchCheck } from "../check/watch.js";
-import { formatDiagnostic } from "../errors.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { escapeControl } from "../text/terminal.js";
 import { defineCommand } from "./command.js";
 import { BUILD } from "./commands/build.js";
-import { type Io, printDiagnostic } from "./io.js";
+import type { Io } from "./io.js";
+import { diagnosticText, printDiagnostic } from "./voice.js";
 
 export const buildCommand = defineCommand(BUILD, async ({ values }, io) => {
 	const options: CheckOptions = {
@@ -23,7 +23,7 @@ export const buildCommand = defineCommand(BUILD, async ({ values }, io) => {
 		diagnostic: (d) => printDiagnostic(io, d),
 	});
 	if (errors.length === 0) return 0;
-	io.stderr(`build failed: ${errors.length} error${errors.length === 1 ? "" : "s"}\n`);
+	io.stderr(`build: failed, ${errors.length} error${errors.length === 1 ? "" : "s"}\n`);
 	return 1;
 });
 
@@ -50,9 +50,9 @@ export function printRun(run: WatchRun, io: Io): void {
 	if (run.failure !== undefined) {
 		const text =
 			run.failure instanceof Error
-				? (run.failure.stack ?? String(run.failure))
-				: formatDiagnostic(run.failure);
-		io.stderr(`[${time}] build could not run${why}:\n${escapeControl(text)}\n`);
+				? `${escapeControl(run.failure.stack ?? String(run.failure))}\n`
+				: diagnosticText(run.failure);
+		io.stderr(`[${time}] build could not run${why}:\n${text}`);
 		return;
 	}
 	const errors = run.diagnostics.filter((d) => d.severity === "error").length;

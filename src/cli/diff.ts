@@ -10,11 +10,12 @@ import { defineCommand } from "./command.js";
 import { DIFF } from "./commands/diff.js";
 import { checkSide, isDirectory, sessionFiles, showResult } from "./corpus.js";
 import { compareAll } from "./diff-pool.js";
-import { type Io, printJson, printWarnings } from "./io.js";
+import { type Io, printJson } from "./io.js";
 import { type RevisionFolder, templatesAtRevision } from "./revision.js";
 import { readToolsOption, toolsView } from "./tools-option.js";
 import { unitsOption } from "./units-option.js";
 import { usageError } from "./usage.js";
+import { printFailures, printWarnings } from "./voice.js";
 
 /** The work on one session, for the pool's worker threads (which load this command's bundle). */
 export { createTask } from "./diff-worker.js";
@@ -97,7 +98,7 @@ async function compareSides(
 	} else {
 		const color = io.stdoutIsTTY === true;
 		const { full } = values;
-		for (const r of results) if (r.error !== undefined) io.stderr(formatSessionDiff(r, color));
+		printFailures(io, results);
 		const [lone] = results;
 		if (values.stat) io.stdout(formatStat(results, color));
 		else if (results.length === 1 && lone?.error === undefined)

@@ -14,16 +14,16 @@ import { parseModel } from "../eval/settings.js";
 import { ioError } from "../log/read.js";
 import { Prices, readPrices } from "../replay/prices.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { escapeControl } from "../text/terminal.js";
 import { loadTokenizer } from "../text/tokenizer.js";
 import { defineCommand } from "./command.js";
 import { EVAL } from "./commands/eval.js";
 import { checkSide, displayPath, sessionFiles } from "./corpus.js";
-import { type Io, printDiagnostic, printJson, readOptionFile } from "./io.js";
+import { type Io, printJson, readOptionFile } from "./io.js";
 import { vsSide } from "./replay.js";
 import { baseUrlOption, samplingOptions } from "./request-options.js";
 import { readToolsOption } from "./tools-option.js";
 import { usageError } from "./usage.js";
+import { printFailures, printWarnings } from "./voice.js";
 
 /** The `eval` command. */
 export const evalCommand = defineCommand(EVAL, async ({ values, positionals }, io) => {
@@ -42,7 +42,7 @@ export const evalCommand = defineCommand(EVAL, async ({ values, positionals }, i
 	const manifest = await readToolsOption(values.tools);
 	const tests = assertionsOption(values.assert);
 	const table = values.prices === undefined ? undefined : readPrices(values.prices);
-	if (!values.quiet) for (const d of table?.warnings ?? []) printDiagnostic(io, d);
+	printWarnings(io, table?.warnings ?? [], values.quiet);
 	const prices = new Prices(table);
 	for (const [i, side] of sides.entries())
 		await checkSide(side, i === 0 ? "--template-version" : "--vs");
@@ -86,12 +86,10 @@ export const evalCommand = defineCommand(EVAL, async ({ values, positionals }, i
 				: {}),
 		});
 		if (tty && !outcome.dryRun) io.stderr("\r\u001b[K");
-		if (!values.quiet) for (const d of outcome.diagnostics) printDiagnostic(io, d);
+		printWarnings(io, outcome.diagnostics, values.quiet);
 		if (outcome.dryRun) {
 			const requests = outcome.requests.map((r) => ({ ...r, file: displayPath(r.file, io.cwd) }));
-			for (const f of outcome.failed) {
-				io.stderr(`eval: ${escapeControl(f.error)}\n`);
-			}
+			printFailures(io, outcome.failed);
 			write(io, values.out, { requests }, "json", values.pretty);
 			return outcome.failed.length > 0 ? 1 : 0;
 		}

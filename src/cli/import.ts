@@ -7,9 +7,9 @@ import { defineCommand } from "./command.js";
 import { IMPORT } from "./commands/import.js";
 import { isDirectory, sessionFiles } from "./corpus.js";
 import { createTask, type ImportJob, type ImportOutcome } from "./import-job.js";
-import { printDiagnostic } from "./io.js";
 import { runPool } from "./pool.js";
 import { usageError } from "./usage.js";
+import { printDiagnostic } from "./voice.js";
 
 export { createTask } from "./import-job.js";
 

@@ -6,9 +6,10 @@ import { measureLoaded, measuringService } from "../measure/session.js";
 import { Units } from "../measure/units.js";
 import { defineCommand } from "./command.js";
 import { INSPECT } from "./commands/inspect.js";
-import { branchOptions, checkSetOption, printJson, printWarnings } from "./io.js";
+import { branchOptions, checkSetOption, printJson } from "./io.js";
 import { readToolsOption, toolsView } from "./tools-option.js";
 import { unitsOption } from "./units-option.js";
+import { printWarnings } from "./voice.js";
 
 export const inspectCommand = defineCommand(INSPECT, async ({ values, positionals }, io) => {
 	const [session] = positionals as [string];

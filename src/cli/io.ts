@@ -1,14 +1,14 @@
 /**
  * What a command may touch of the process (two output streams and the
- * working directory), and what the commands print through it: warnings,
- * JSON.
+ * working directory), and what the commands print through it on stdout:
+ * JSON (stderr's diagnostics are voice.ts's).
  */
 import { constants } from "node:buffer";
 import { readFileSync } from "node:fs";
-import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
+import { ContextError } from "../errors.js";
 import { ioError } from "../log/read.js";
 import { writeJson } from "../text/json-writer.js";
-import { escapeControl, escapeJsonControl } from "../text/terminal.js";
+import { escapeJsonControl } from "../text/terminal.js";
 import { usageError } from "./usage.js";
 
 export interface Io {
@@ -59,16 +59,6 @@ export function checkSetOption(
 		if (!(error instanceof ContextError) || error.code !== "unknown_template_version") throw error;
 		throw usageError(`${option} ${version}: ${error.reason}`);
 	}
-}
-
-/** A loaded session's warnings on stderr, unless `--quiet`. */
-export function printWarnings(io: Io, diagnostics: readonly Diagnostic[], quiet?: boolean): void {
-	if (quiet !== true) for (const d of diagnostics) printDiagnostic(io, d);
-}
-
-/** A diagnostic on stderr, its control characters escaped. */
-export function printDiagnostic(io: Io, d: Diagnostic): void {
-	io.stderr(`${escapeControl(formatDiagnostic(d))}\n`);
 }
 
 /**

@@ -2,9 +2,10 @@
  * The `theway-context` command line. {@link main} takes the arguments and an
  * output sink and returns the exit code; only {@link runMain} touches
  * `process`. Exit codes: 0 success, 1 bad input (the located error on
- * stderr), 2 wrong usage, 70 an internal error (a bug: the stack is printed).
+ * stderr), 2 wrong usage, 70 an internal error (a bug: the stack is printed);
+ * each said in the one voice of voice.ts.
  */
-import { ContextError, formatDiagnostic } from "../errors.js";
+import { ContextError } from "../errors.js";
 import { nearest } from "../text/nearest.js";
 import { COMMANDS, commandNamed } from "./commands/index.js";
 import { commandHelp, mainHelp, synopsis } from "./help.js";
@@ -48,23 +49,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 		}
 		return await (await entry.load()).run(parsed, io);
 	} catch (error) {
+		const voice = await import("./voice.js");
 		if (error instanceof ContextError && error.code === "usage") {
-			io.stderr(
-				`theway-context: ${error.reason}\n${synopsis(entry?.spec ?? COMMANDS.map((c) => c.spec))}`,
-			);
+			io.stderr(voice.usageText(error, synopsis(entry?.spec ?? COMMANDS.map((c) => c.spec))));
 			return 2;
 		}
 		if (error instanceof ContextError) {
-			// Paths and session text in a message may hold control characters.
-			const { escapeControl } = await import("../text/terminal.js");
-			if (error.diagnostics.length === 0)
-				io.stderr(`theway-context: ${escapeControl(error.message)}\n`);
-			for (const d of error.diagnostics) io.stderr(`${escapeControl(formatDiagnostic(d))}\n`);
+			io.stderr(voice.errorText(error));
 			return 1;
 		}
-		io.stderr(
-			`theway-context: internal error (a bug, please report it)\n${(error as Error).stack ?? String(error)}\n`,
-		);
+		io.stderr(voice.bugText(error));
 		return 70;
 	}
 }

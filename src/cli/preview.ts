@@ -11,6 +11,7 @@ import { PREVIEW } from "./commands/preview.js";
 import { readOptionFile } from "./io.js";
 import { readToolsOption, toolsView } from "./tools-option.js";
 import { unitsOption } from "./units-option.js";
+import { warn } from "./voice.js";
 
 export const previewCommand = defineCommand(PREVIEW, async ({ values, positionals }, io) => {
 	const { port } = values;
@@ -33,11 +34,12 @@ export const previewCommand = defineCommand(PREVIEW, async ({ values, positional
 	);
 	if (values.open) {
 		const opener = openBrowser(server.url);
-		io.stderr(
-			opener === undefined
-				? `no browser opener found (${openerCommand()[0]} is not on PATH): open ${server.url} yourself\n`
-				: `opening ${server.url} with ${opener}\n`,
-		);
+		if (opener === undefined)
+			warn(
+				io,
+				`no browser opener found (${openerCommand()[0]} is not on PATH): open ${server.url} yourself`,
+			);
+		else io.stderr(`preview: opening ${server.url} with ${opener}\n`);
 	}
 	await new Promise<void>((done) => {
 		const stop = () => {

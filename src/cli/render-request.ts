@@ -9,9 +9,10 @@ import { STDIN } from "../log/read.js";
 import type { ContextBundle, LoadOptions } from "../service/bundle.js";
 import type { ContextService } from "../service/context-service.js";
 import type { ToolDefinition } from "../view/tools-manifest.js";
-import { type Io, printJson, printWarnings } from "./io.js";
+import { type Io, printJson } from "./io.js";
 import { baseUrlOption, samplingOptions } from "./request-options.js";
 import { usageError } from "./usage.js";
+import { printWarnings } from "./voice.js";
 
 /** Prints the request body of `session`'s bundle for `provider`, declaring `manifest`'s tools when given; exit code 0. */
 export async function renderRequest(

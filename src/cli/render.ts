@@ -7,8 +7,9 @@ import { ContextService } from "../service/context-service.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { defineCommand } from "./command.js";
 import { RENDER } from "./commands/render.js";
-import { branchOptions, checkSetOption, guardLength, printJson, printWarnings } from "./io.js";
+import { branchOptions, checkSetOption, guardLength, printJson } from "./io.js";
 import { readToolsOption, toolsView } from "./tools-option.js";
+import { printWarnings } from "./voice.js";
 
 export const renderCommand = defineCommand(RENDER, async ({ values, positionals }, io) => {
 	const [session] = positionals as [string];

@@ -10,15 +10,15 @@ import { PRICE_DATABASE, readPrices } from "../replay/prices.js";
 import type { ReplaySide } from "../replay/replay.js";
 import { summarize } from "../replay/summary.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { escapeControl } from "../text/terminal.js";
 import { defineCommand } from "./command.js";
 import { REPLAY } from "./commands/replay.js";
 import { checkSide, displayPath, isDirectory, sessionFiles, showResult } from "./corpus.js";
-import { printDiagnostic, printJson } from "./io.js";
+import { printJson } from "./io.js";
 import { runPool } from "./pool.js";
 import { readToolsOption, toolsView } from "./tools-option.js";
 import { unitsOption } from "./units-option.js";
 import { usageError } from "./usage.js";
+import { printFailures, printWarnings, warn } from "./voice.js";
 
 export { createTask } from "../replay/pool.js";
 
@@ -46,7 +46,7 @@ export const replayCommand = defineCommand(REPLAY, async ({ values, positionals 
 	const side: ReplaySide = version === undefined ? { templates } : { templates, version };
 	const vs = values.vs === undefined ? undefined : vsSide(values.vs, templates, io.cwd);
 	const prices = values.prices === undefined ? undefined : readPrices(values.prices);
-	if (!values.quiet) for (const d of prices?.warnings ?? []) printDiagnostic(io, d);
+	printWarnings(io, prices?.warnings ?? [], values.quiet);
 	const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
 	await checkSide(side, "--template-version");
 	if (vs !== undefined) await checkSide(vs, "--vs");
@@ -73,9 +73,7 @@ export const replayCommand = defineCommand(REPLAY, async ({ values, positionals 
 		showResult(r, io.cwd);
 		r.subagents = r.subagents.map((f) => displayPath(f, io.cwd));
 	}
-	if (!values.quiet) {
-		for (const r of results) for (const d of r.notes.diagnostics) printDiagnostic(io, d);
-	}
+	for (const r of results) printWarnings(io, r.notes.diagnostics, values.quiet);
 	if (values.calibrate !== undefined && table !== undefined) {
 		const out = values.calibrate;
 		const fitted = calibrate(results, table, new Date().toISOString().slice(0, 10));
@@ -84,13 +82,15 @@ export const replayCommand = defineCommand(REPLAY, async ({ values, positionals 
 		} catch (error) {
 			throw ioError(out, error, "cannot write the tokenizer table");
 		}
+		printFailures(io, results);
 		io.stdout(formatCalibration(fitted.families, out));
 		return results.some((r) => r.error !== undefined) ? 1 : 0;
 	}
 	const summary = summarize(results);
 	for (const model of values.quiet ? [] : summary.unpriced) {
-		io.stderr(
-			`replay: no price for model ${JSON.stringify(escapeControl(model))} in ${escapeControl(prices === undefined ? PRICE_DATABASE : `${prices.file} or ${PRICE_DATABASE}`)}: its calls' cost is null (give a table with --prices)\n`,
+		warn(
+			io,
+			`no price for model ${JSON.stringify(model)} in ${prices === undefined ? PRICE_DATABASE : `${prices.file} or ${PRICE_DATABASE}`}: its calls' cost is null (give a table with --prices)`,
 		);
 	}
 	if (format === "json") {
@@ -115,8 +115,8 @@ export const replayCommand = defineCommand(REPLAY, async ({ values, positionals 
 		);
 	} else {
 		const color = io.stdoutIsTTY === true;
-		for (const r of results)
-			(r.error === undefined ? io.stdout : io.stderr)(formatSession(r, color));
+		printFailures(io, results);
+		for (const r of results) if (r.error === undefined) io.stdout(formatSession(r, color));
 		io.stdout(`\n${formatSummary(summary, results, color)}`);
 	}
 	return summary.failed > 0 ? 1 : 0;

@@ -5,6 +5,7 @@ import { serveStreams } from "../serve/stdio.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { defineCommand } from "./command.js";
 import { SERVE } from "./commands/serve.js";
+import { bugText, printWarnings } from "./voice.js";
 
 export const serveCommand = defineCommand(SERVE, async ({ values }, io) => {
 	const templates = values.templates === undefined ? {} : { templates: values.templates };
@@ -19,7 +20,11 @@ export const serveCommand = defineCommand(SERVE, async ({ values }, io) => {
 		maxSessions: values["max-sessions"],
 		maxRequestBytes: values["max-request-bytes"],
 		...templates,
-		log: values.quiet ? () => {} : io.stderr,
+		// --quiet: nothing on stderr, not even a bug's stack (its -32603 reply still goes).
+		warn: (d) => printWarnings(io, [d], values.quiet),
+		bug: (error) => {
+			if (!values.quiet) io.stderr(bugText(error));
+		},
 	});
 	return 0;
 });

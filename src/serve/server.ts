@@ -12,7 +12,7 @@
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
-import { ContextError, type Diagnostic, formatDiagnostic } from "../errors.js";
+import { ContextError, type Diagnostic } from "../errors.js";
 import type { VirtualizedResult } from "../render/stubs.js";
 import type { Composed, LoadOptions } from "../service/bundle.js";
 import { ContextService } from "../service/context-service.js";
@@ -42,8 +42,10 @@ export interface SidecarOptions {
 	maxSessions: number;
 	/** The templates folder (default: the package's own). */
 	templates?: string;
-	/** Where warnings and internal errors are written (stderr). */
-	log: (text: string) => void;
+	/** Where a warning goes (stderr, each once): the command line says it in its voice. */
+	warn: (diagnostic: Diagnostic) => void;
+	/** Where an internal error (a bug) goes, its request answered with -32603. */
+	bug: (error: unknown) => void;
 	/**
 	 * The folders whose session logs may be loaded (real paths: symlinks
 	 * resolved); a path whose real path is outside all of them is refused
@@ -229,7 +231,7 @@ export class Sidecar {
 		// stderr gets each warning once, the first time a load finds it.
 		const unwritten = this.warned.fresh(file, stamp, [...keys]);
 		for (const d of bundle.meta.diagnostics) {
-			if (unwritten.delete(diagnosticKey(d))) this.options.log(`${formatDiagnostic(d)}\n`);
+			if (unwritten.delete(diagnosticKey(d))) this.options.warn(d);
 		}
 		const from = incremental ? before.delivered : 0;
 		const cursor = this.cursors.add(file, {
@@ -310,9 +312,7 @@ export class Sidecar {
 		if (error instanceof ContextError) {
 			return errorReply(id, RpcCode.LoadFailed, error.message, located(error));
 		}
-		this.options.log(
-			`theway-context serve: internal error (a bug, please report it)\n${(error as Error)?.stack ?? String(error)}\n`,
-		);
+		this.options.bug(error);
 		return errorReply(id, RpcCode.InternalError, `Internal error: ${(error as Error)?.message}`);
 	}
 }

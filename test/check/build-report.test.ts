@@ -23,7 +23,7 @@ describe("build reports every problem of the run", () => {
 		expect(run.stderr).toContain(`${harness}:`);
 		expect(run.stderr).toMatch(/harness changed but its version is still/);
 		expect(run.stderr).toMatch(/1-normal\.jsonl.*\n?.*rendering drifted/);
-		expect(run.stderr).toMatch(/build failed: [2-9]\d* errors/);
+		expect(run.stderr).toMatch(/^build: failed, [2-9]\d* errors$/m);
 	});
 
 	it("writes nothing under --update while the lock refuses a change", async () => {

@@ -92,7 +92,9 @@ describe("build", () => {
 		edit(file, "{{environment.cwd}}", "{{environment.cdw}}");
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
-		expect(stderr).toContain(`environment.hbs:${line}:${column}: "environment.cdw" does not exist`);
+		expect(stderr).toContain(
+			`environment.hbs:${line}:${column}: error: "environment.cdw" does not exist`,
+		);
 		expect(stderr).toContain('(did you mean "cwd"?)');
 		expect(stderr).toContain(`> ${line} | ${(lines[line - 1] as string).replace("cwd", "cdw")}`);
 	});
@@ -102,8 +104,8 @@ describe("build", () => {
 		rmSync(join(dir, "templates/v1/lineage.hbs"));
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
-		expect(stderr).toMatch(/lineage\.hbs: the template set v1 has no lineage\.hbs/);
-		expect(stderr).toMatch(/system\.hbs:17:1: unknown partial "lineage"/);
+		expect(stderr).toMatch(/lineage\.hbs: error: the template set v1 has no lineage\.hbs/);
+		expect(stderr).toMatch(/system\.hbs:17:1: error: unknown partial "lineage"/);
 	});
 
 	it("fails on a text change without a version bump, naming the template", async () => {
@@ -114,7 +116,7 @@ describe("build", () => {
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
 		expect(stderr).toContain(
-			`harness.hbs:3:1: harness changed but its version is still ${version}`,
+			`harness.hbs:3:1: error: harness changed but its version is still ${version}`,
 		);
 		expect((await build(dir, "--update")).code).toBe(1); // --update refuses too
 	});
@@ -142,7 +144,9 @@ describe("build", () => {
 		rewrite(tools, (t) => withVersion(t, "0.0.0"));
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
-		expect(stderr).toContain(`tools.hbs:3: tools's version went back from ${version} to 0.0.0`);
+		expect(stderr).toContain(
+			`tools.hbs:3: error: tools's version went back from ${version} to 0.0.0`,
+		);
 	});
 
 	it("wants tools bumped when categories.yaml changes", async () => {
@@ -151,7 +155,7 @@ describe("build", () => {
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
 		expect(stderr).toMatch(
-			/categories\.yaml:1: categories\.yaml changed.*bump the version of tools\.hbs/,
+			/categories\.yaml:1: error: categories\.yaml changed.*bump the version of tools\.hbs/,
 		);
 	});
 
@@ -181,7 +185,7 @@ describe("build", () => {
 		edit(join(dir, "README.md"), "node-01JEXAMPLE0000000000000000", "made-up");
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
-		expect(stderr).toMatch(/README\.md:5: this example differs from the real rendering/);
+		expect(stderr).toMatch(/README\.md:5: error: this example differs from the real rendering/);
 		expect(stderr).toMatch(/\n-.*made-up\n\+.*node-01JEXAMPLE0000000000000000/);
 	});
 });
@@ -284,7 +288,7 @@ describe("build: token budgets", () => {
 		const over = await build(dir, "--update");
 		expect(over.code).toBe(1);
 		expect(over.stderr).toContain(
-			`error: ${tools}:${line}:${column}: tools is over its budget of 5 tokens: section tools of ${join(dir, "test/fixtures/child.jsonl")} takes`,
+			`theway-context: ${tools}:${line}:${column}: error: tools is over its budget of 5 tokens: section tools of ${join(dir, "test/fixtures/child.jsonl")} takes`,
 		);
 		expect(over.stderr).toContain(`> ${line} | budget: { tokens: 5 }`);
 		edit(tools, "budget: { tokens: 5 }", "budget: { tokens: 5000 }");
@@ -315,7 +319,7 @@ describe("build: fixtures no printer can choke on", () => {
 			const { code, stderr } = await build(dir, "--readme", fifo);
 			expect(code).toBe(1);
 			expect(stderr).toContain(
-				`${fifo}: cannot read the README (it is a FIFO, not a regular file)`,
+				`${fifo}: error: cannot read the README (it is a FIFO, not a regular file)`,
 			);
 		},
 	);

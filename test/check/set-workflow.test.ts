@@ -36,7 +36,9 @@ describe("the set workflow, step by step", () => {
 		// The fixtures now render with the new set and nothing else: one error, not one per fixture.
 		const copied = await cli(dir, "build", ...TEMPLATES);
 		expect(copied.code).toBe(1);
-		const errors = copied.stderr.split("\n").filter((l) => l.startsWith("error:"));
+		const errors = copied.stderr
+			.split("\n")
+			.filter((l) => /^theway-context: (.+: )?error: /.test(l));
 		expect(errors).toHaveLength(1);
 		expect(copied.stderr).toMatch(
 			new RegExp(
@@ -113,7 +115,9 @@ describe("the set workflow, step by step", () => {
 		const run = await cli(dir, "build", ...TEMPLATES);
 		expect(run.code).toBe(1);
 		const nested = join(dir, "templates", NEWEST, oldest);
-		expect(run.stderr).toContain(`${nested}: ${oldest}/ is a set folder inside set ${NEWEST}`);
+		expect(run.stderr).toContain(
+			`${nested}: error: ${oldest}/ is a set folder inside set ${NEWEST}`,
+		);
 		expect(run.stderr).toContain("new-set");
 		expect(existsSync(nested)).toBe(true);
 	});

@@ -267,7 +267,10 @@ describe("render --lenient", () => {
 		const result = await run(["render", path, "--lenient"]);
 		expect(result.code, result.stderr).toBe(0);
 		expect(result.stderr).toMatch(
-			new RegExp(`warning: ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:1: skipped`),
+			new RegExp(
+				`^theway-context: ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:1: warning: skipped`,
+				"m",
+			),
 		);
 		expect(result.stdout).toContain("salvaged one");
 		expect(result.stdout).toContain("salvaged two");
@@ -291,7 +294,9 @@ describe("render: inputs that are not logs", () => {
 	it("exits 1 with a located error for a directory", async () => {
 		const result = await run(["render", EXAMPLES]);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toContain(`${EXAMPLES}: cannot read the session log (it is a directory)`);
+		expect(result.stderr).toContain(
+			`${EXAMPLES}: error: cannot read the session log (it is a directory)`,
+		);
 	});
 
 	it("prints a message nested 100,000 deep as JSON and as text", async () => {
@@ -379,7 +384,7 @@ describe("--version and help <command>", () => {
 		const unknown = await runCli(["help", "rendr"]);
 		expect(unknown.code).toBe(2);
 		expect(unknown.stderr).toMatch(
-			/^theway-context: unknown command "rendr" \(did you mean render\?\)/,
+			/^theway-context: error: unknown command "rendr" \(did you mean render\?\)/,
 		);
 		expect((await runCli(["help"])).code).toBe(0);
 	});

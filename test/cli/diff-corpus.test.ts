@@ -151,7 +151,9 @@ describe("diff --from a git revision", () => {
 		];
 		const outside = await cli(dir, ...args, "--from", "HEAD");
 		expect(outside.code).toBe(2);
-		expect(outside.stderr).toMatch(/^theway-context: --from HEAD: .* is not in a git repository/);
+		expect(outside.stderr).toMatch(
+			/^theway-context: error: --from HEAD: .* is not in a git repository/,
+		);
 		gitRepo(dir);
 		for (const from of ["HEAD~5", "nope", "--output=x"]) {
 			const run = await cli(dir, ...args, `--from=${from}`);

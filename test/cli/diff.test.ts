@@ -191,7 +191,7 @@ describe("diff over a corpus with a broken session", () => {
 			corpus,
 		);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(/^✗ nested\/broken\.jsonl:1(:\d+)?: /m);
+		expect(result.stderr).toMatch(/^theway-context: nested\/broken\.jsonl:1(:\d+)?: error: /m);
 		expect(count(result.stderr, "broken.jsonl")).toBe(1);
 	});
 

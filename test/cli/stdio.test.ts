@@ -72,7 +72,7 @@ describe("the command line's output", () => {
 			},
 		);
 		expect(full.status).toBe(1);
-		expect(full.stderr).toMatch(/<stdout>: cannot write the output \(ENOSPC/);
+		expect(full.stderr).toMatch(/<stdout>: error: cannot write the output \(ENOSPC/);
 	});
 
 	it("tells a pipe, a file and /dev/null from a terminal's kind of device", () => {

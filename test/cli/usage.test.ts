@@ -15,7 +15,7 @@ describe("usage errors", () => {
 		const run = await cli(ROOT, "rendr", FIXTURE);
 		expect(run.code).toBe(2);
 		expect(run.stderr).toMatch(
-			/^theway-context: unknown command "rendr" \(did you mean render\?\)\n/,
+			/^theway-context: error: unknown command "rendr" \(did you mean render\?\)\n/,
 		);
 		expect(run.stderr).toMatch(
 			/\nCommands: render, inspect, .*\n\(theway-context --help for more\)\n$/,
@@ -27,7 +27,7 @@ describe("usage errors", () => {
 		const run = await cli(ROOT, "inspect", FIXTURE, "--format", "yaml");
 		expect(run.code).toBe(2);
 		const lines = run.stderr.trimEnd().split("\n");
-		expect(lines[0]).toBe("theway-context: --format must be text or json");
+		expect(lines[0]).toBe("theway-context: error: --format must be text or json");
 		expect(lines[1]).toMatch(/^Usage: theway-context inspect /);
 		expect(lines.at(-1)).toBe("(theway-context inspect --help for more)");
 		expect(lines.length).toBeLessThanOrEqual(4);
@@ -37,11 +37,11 @@ describe("usage errors", () => {
 	it("an unknown option: the closest one, and how to pass a file named -x where files go", async () => {
 		const render = await cli(ROOT, "render", FIXTURE, "--formt", "llm");
 		expect(render.stderr).toMatch(
-			/^theway-context: unknown option --formt \(did you mean --format\?\); a file whose name starts with "-" goes after "--"\n/,
+			/^theway-context: error: unknown option --formt \(did you mean --format\?\); a file whose name starts with "-" goes after "--"\n/,
 		);
 		const build = await cli(ROOT, "build", "--updat");
 		expect(build.stderr).toMatch(
-			/^theway-context: unknown option --updat \(did you mean --update\?\)\n/,
+			/^theway-context: error: unknown option --updat \(did you mean --update\?\)\n/,
 		);
 	});
 

@@ -29,7 +29,7 @@ describe("import command", () => {
 			version: 3,
 		});
 		expect(result.stderr).toMatch(
-			/cc-unknown-record\.jsonl:2: skipped: unknown record type "brand-new-record"/,
+			/cc-unknown-record\.jsonl:2: warning: skipped: unknown record type "brand-new-record"/,
 		);
 	});
 
@@ -38,7 +38,7 @@ describe("import command", () => {
 		const out = join(tempDir("theway-import-out-"), "logs");
 		const result = await runCli(["import", src, "--out", out, "--jobs", "1"]);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(/broken\.jsonl:1: no session records/);
+		expect(result.stderr).toMatch(/broken\.jsonl:1: error: no session records/);
 		expect(existsSync(join(out, "cc-tree.jsonl"))).toBe(true);
 		expect(existsSync(join(out, "nested/codex-rollback.jsonl"))).toBe(true);
 		expect(existsSync(join(out, "broken.jsonl"))).toBe(false);
@@ -91,7 +91,7 @@ describe("import command", () => {
 			out,
 		]);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(/cc-unknown-record\.jsonl:2: refused \(--strict\)/);
+		expect(result.stderr).toMatch(/cc-unknown-record\.jsonl:2: error: refused \(--strict\)/);
 		expect(readFileSync(join(out, "cc-tree.jsonl"), "utf8")).toContain('"import_source"');
 	});
 
@@ -128,11 +128,13 @@ describe("import command", () => {
 		const asCodex = await runCli(["import", source, "--from", "codex"]);
 		expect(asCodex.code).toBe(1);
 		expect(asCodex.stderr).toMatch(
-			/cc-tree\.jsonl:1: given as a Codex rollout, but its records are those of a Claude Code transcript/,
+			/cc-tree\.jsonl:1: error: given as a Codex rollout, but its records are those of a Claude Code transcript/,
 		);
 		const asOurs = await runCli(["import", source, "--from", "theway"]);
 		expect(asOurs.code).toBe(1);
-		expect(asOurs.stderr).toMatch(/cc-tree\.jsonl:1: given as a theway log, but its first line/);
+		expect(asOurs.stderr).toMatch(
+			/cc-tree\.jsonl:1: error: given as a theway log, but its first line/,
+		);
 		expect((await runCli(["import", source, "--from", "claude-code"])).code).toBe(0);
 	});
 

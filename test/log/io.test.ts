@@ -98,7 +98,7 @@ describe("streams", () => {
 		);
 		expect(run.status).toBe(1);
 		expect(run.stderr).toMatch(
-			new RegExp(`<stdin>:${MAX_SKIPPED_BEFORE_HEADER + 1}: no session header in the first`),
+			new RegExp(`<stdin>:${MAX_SKIPPED_BEFORE_HEADER + 1}: error: no session header in the first`),
 		);
 	});
 

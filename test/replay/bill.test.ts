@@ -95,12 +95,12 @@ describe("the bill", () => {
 		const source = readFileSync(join(FIXTURES, "import/bill/cc-synthetic.jsonl"), "utf8");
 		writeFileSync(file, `// an excerpt of a session\n// and not JSON\n${source}`);
 		const { report, stderr } = await replay(file);
-		expect(stderr).toMatch(/excerpt\.jsonl:1:1: skipped: not valid JSON/);
-		expect(stderr).toMatch(/excerpt\.jsonl:2:1: skipped: not valid JSON/);
+		expect(stderr).toMatch(/excerpt\.jsonl:1:1: warning: skipped: not valid JSON/);
+		expect(stderr).toMatch(/excerpt\.jsonl:2:1: warning: skipped: not valid JSON/);
 		expect(tokens(report.summary.billed)).toEqual([1, 8, 0, 500, 16]);
 		const strict = await runCli(["replay", file, "--strict"], FIXTURES);
 		expect(strict.code).toBe(1);
-		expect(strict.stderr).toMatch(/excerpt\.jsonl:1:1: not valid JSON/);
+		expect(strict.stderr).toMatch(/excerpt\.jsonl:1:1: error: not valid JSON/);
 	});
 
 	it("folds a sub-agent's file into its session, counted once when both are given", async () => {

@@ -219,7 +219,7 @@ describe("replay's costs", () => {
 		const none = await runCli(["replay", log(), "--prices", missing]);
 		expect(none.code).toBe(2);
 		expect(none.stderr).toMatch(
-			new RegExp(`^theway-context: --prices ${missing}: no such file or folder\n`),
+			new RegExp(`^theway-context: error: --prices ${missing}: no such file or folder\n`),
 		);
 	});
 
@@ -232,10 +232,12 @@ describe("replay's costs", () => {
 		const result = await runCli(["replay", log(), "--prices", fifo]);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toBe(
-			`theway-context: ${fifo}: cannot read the price table (it is a FIFO, not a regular file)\n`,
+			`theway-context: ${fifo}: error: cannot read the price table (it is a FIFO, not a regular file)\n`,
 		);
 		const folder = await runCli(["replay", log(), "--prices", dir]);
 		expect(folder.code).toBe(1);
-		expect(folder.stderr).toContain(`${dir}: cannot read the price table (it is a directory,`);
+		expect(folder.stderr).toContain(
+			`${dir}: error: cannot read the price table (it is a directory,`,
+		);
 	});
 });

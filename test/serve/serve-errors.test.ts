@@ -302,7 +302,7 @@ describe("bounded memory", () => {
 	it("reads no more requests while its replies are not read", async () => {
 		const input = new PassThrough();
 		const output = new PassThrough();
-		const options = { maxSessions: 4, log: () => {} };
+		const options = { maxSessions: 4, warn: () => {}, bug: () => {} };
 		const sidecar = new Sidecar(options);
 		let handled = 0;
 		const handle = sidecar.handle.bind(sidecar);
@@ -399,7 +399,7 @@ describe("serve --stdio with templates it cannot use", () => {
 		]);
 		expect(missing.code).toBe(2);
 		expect(missing.stderr).toMatch(
-			/^theway-context: --templates .*no-such-templates: no such folder\n/,
+			/^theway-context: error: --templates .*no-such-templates: no such folder\n/,
 		);
 		const broken = tempDir("theway-serve-broken-");
 		cpSync(join(BUNDLED_SET, ".."), broken, { recursive: true });

@@ -53,7 +53,7 @@ describe("large replies", () => {
 		const counts = () =>
 			["drain", "close", "error"].map((name) => output.listenerCount(name)).join(",");
 		const before = counts();
-		const options = { maxSessions: 4, log: () => {} };
+		const options = { maxSessions: 4, warn: () => {}, bug: () => {} };
 		const done = serveStreams(input, output, options, new Sidecar(options));
 		const seen: string[] = [];
 		let buffered = "";
@@ -103,7 +103,7 @@ describe("a client that stops reading", () => {
 		const input = new PassThrough();
 		const full = Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
 		const output = new Writable({ write: (_chunk, _encoding, done) => done(full) });
-		const options = { maxSessions: 4, log: () => {} };
+		const options = { maxSessions: 4, warn: () => {}, bug: () => {} };
 		const done = serveStreams(input, output, options, new Sidecar(options));
 		input.write(request(path));
 		input.write(request(path));

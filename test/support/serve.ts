@@ -3,6 +3,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
+import { type Diagnostic, formatDiagnostic } from "../../src/errors.js";
 import { Sidecar, type SidecarOptions } from "../../src/serve/server.js";
 import { serveStreams } from "../../src/serve/stdio.js";
 
@@ -62,7 +63,12 @@ export function inProcess(options: Partial<SidecarOptions> & { maxRequestBytes?:
 	const input = new PassThrough();
 	const output = new PassThrough();
 	const logs: string[] = [];
-	const full = { maxSessions: 8, log: (text: string) => logs.push(text), ...options };
+	const full = {
+		maxSessions: 8,
+		warn: (d: Diagnostic) => logs.push(formatDiagnostic(d)),
+		bug: (error: unknown) => logs.push(String((error as Error)?.stack ?? error)),
+		...options,
+	};
 	const sidecar = new Sidecar(full);
 	const done = serveStreams(input, output, full, sidecar).finally(() => output.end());
 	const lines = createInterface({ input: output, crlfDelay: Number.POSITIVE_INFINITY });
