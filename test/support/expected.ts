@@ -9,10 +9,11 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { ContextService } from "../../src/index.js";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
+import { readTemplateSets } from "../../src/templates/load.js";
 import type { SystemView } from "../../src/view/schema.js";
 import { SUMMARY_LABELS } from "../../src/view/schema.js";
 import { section } from "./session.js";
-import { BUNDLED_SET, ROOT } from "./template-sets.js";
+import { BUNDLED_SET, NEWEST, ROOT } from "./template-sets.js";
 
 const set = new ContextService().templateSet();
 
@@ -93,7 +94,10 @@ interface CategoriesFile {
 	other: string;
 	categories: { name: string; tools: string[] }[];
 }
-const categories = parse(readFileSync(join(ROOT, "categories.yaml"), "utf8")) as CategoriesFile;
+/** The categories.yaml the bundled newest set renders with (its own, or the shared one). */
+const categories = parse(
+	readTemplateSets(join(ROOT, "templates")).get(NEWEST)?.categories.text ?? "",
+) as CategoriesFile;
 
 /** The name of the category `categories.yaml` lists `tool` under (exactly or by a prefix). */
 export function categoryOf(tool: string): string {
