@@ -1,15 +1,54 @@
 /**
  * What the corpus commands (`diff`, `replay`) share: the session files a
- * path names, a side's template set built once before any session is read,
- * and paths shown relative to the working directory.
+ * path names, a side named by a set, a folder or a git revision, its
+ * template set built once before any session is read, and paths shown
+ * relative to the working directory.
  */
 import { existsSync, statSync } from "node:fs";
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import { ContextError } from "../errors.js";
 import { findSessionLogs } from "../log/files.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { escapeControl } from "../text/terminal.js";
 import { checkSetOption } from "./io.js";
+import { type RevisionFolder, templatesAtRevision } from "./revision.js";
+import { usageError } from "./usage.js";
+
+/** A side of a comparison: a templates folder, a set of it, and how the reports name it. */
+export interface NamedSide {
+	templates: string;
+	/** Render with this set; undefined: the set the session pins, else the folder's newest. */
+	version?: string;
+	/** How the reports name the side when it is not a set's name (a folder, a revision). */
+	label?: string;
+}
+
+/**
+ * The side `arg` (given as `option`) names: a set of `templates` (`v2`), a
+ * templates folder, else a git revision (`HEAD`, `main:templates`), whose
+ * templates folder is read into a temporary folder and pushed on `taken`
+ * for the caller to remove (the side holds no function: it goes to worker
+ * threads as it is). Without `taken`, a name that is neither a set
+ * nor a folder is taken as a set's (checked when the set is built).
+ */
+export function sideOf(
+	option: string,
+	arg: string,
+	templates: string,
+	cwd: string,
+	taken?: RevisionFolder[],
+): NamedSide {
+	const path = resolve(cwd, arg);
+	if (/^v\d+$/.test(arg)) return { templates, version: arg };
+	if (isDirectory(path)) return { templates: path, label: arg };
+	if (arg.startsWith(".") || arg.startsWith("/") || (taken === undefined && arg.includes("/"))) {
+		throw usageError(`${option} ${path}: no such templates folder`);
+	}
+	if (taken === undefined) return { templates, version: arg };
+	const revision = templatesAtRevision(arg, templates, cwd, option);
+	taken.push(revision);
+	return { templates: revision.templates, label: arg };
+}
 
 /**
  * The set a side names (or its folder's newest) built once here: a broken

@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, resolve, sep } from "node:path";
-import { ContextError } from "../errors.js";
+import { ContextError, type Diagnostic } from "../errors.js";
 import { usageError } from "./usage.js";
 
 /** A templates folder taken out of a revision; {@link RevisionFolder.remove} deletes it. */
@@ -19,6 +19,8 @@ export interface RevisionFolder {
 	templates: string;
 	/** What was read: `REV:PATH`. */
 	spec: string;
+	/** `text` with the temporary folder's paths shown as the revision's (`REV:PATH/v2/harness.hbs`). */
+	shown(text: string): string;
 	remove(): void;
 }
 
@@ -114,10 +116,10 @@ export function templatesAtRevision(
 			.trim() === beside;
 	const files = besideListed ? [...listed, beside] : listed;
 	const out = mkdtempSync(join(tmpdir(), "theway-revision-"));
+	const base = posix.dirname(path);
 	try {
 		const batch = git(root, ["cat-file", "--batch"], files.map((f) => `${rev}:${f}\n`).join(""));
 		let at = 0;
-		const base = posix.dirname(path);
 		for (const file of files) {
 			const eol = batch.indexOf(0x0a, at);
 			const size = Number(/ blob (\d+)$/.exec(batch.subarray(at, eol).toString("utf8"))?.[1]);
@@ -131,9 +133,31 @@ export function templatesAtRevision(
 		rmSync(out, { recursive: true, force: true });
 		throw error;
 	}
+	const inRevision = `${rev}:${base === "." ? "" : `${base}/`}`;
 	return {
 		templates: join(out, posix.basename(path)),
 		spec,
+		shown: (text) => text.split(`${out}${sep}`).join(inRevision).split(out).join(`${rev}:${base}`),
 		remove: () => rmSync(out, { recursive: true, force: true }),
 	};
+}
+
+/** `error` (a set of `folder` that cannot be built, say) with its paths shown as the revision's. */
+export function atRevision(error: ContextError, folder: RevisionFolder): ContextError {
+	const shown = (d: Diagnostic): Diagnostic => ({
+		...d,
+		message: folder.shown(d.message),
+		...(d.file === undefined ? {} : { file: folder.shown(d.file) }),
+	});
+	const { file, line, column } = error;
+	return new ContextError(
+		error.code,
+		folder.shown(error.reason),
+		{
+			...(file === undefined ? {} : { file: folder.shown(file) }),
+			...(line === undefined ? {} : { line }),
+			...(column === undefined ? {} : { column }),
+		},
+		{ cause: error, diagnostics: error.diagnostics.map(shown) },
+	);
 }

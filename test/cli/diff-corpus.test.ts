@@ -5,7 +5,7 @@
  * git into a temporary folder, the working tree untouched.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, projectCopy, rewrite } from "../support/project.js";
@@ -166,5 +166,58 @@ describe("diff --from a git revision", () => {
 		expect(
 			readdirSync(tempDir("x").replace(/[^/]+$/, "")).some((n) => n.startsWith("theway-revision-")),
 		).toBe(false);
+	});
+
+	it("a set this version cannot build at REV: named at REV:PATH once, with why; the other sessions still diff", async () => {
+		const dir = projectCopy();
+		const tools = join(dir, "templates", NEWEST, "tools.hbs");
+		const good = readFileSync(tools, "utf8");
+		// A key this version does not know (a later version's): the set cannot be built.
+		writeFileSync(tools, good.replace(/^---\n/, "---\nlater: true\n"));
+		const git = gitRepo(dir);
+		writeFileSync(tools, good);
+		const pinned = join(dir, "pinned.jsonl");
+		writeFileSync(
+			pinned,
+			readFileSync(join(dir, "test/fixtures/examples/1-normal.jsonl"), "utf8").replace(
+				'"data":{',
+				'"data":{"templateVersion":"v1",',
+			),
+		);
+		const args = ["diff", "test/fixtures/examples", "pinned.jsonl", "--to", "templates"];
+		const run = await cli(dir, ...args, "--from", "HEAD", "--templates", "templates");
+		expect(run.code, run.stderr).toBe(1);
+		expect(
+			count(run.stderr, `theway-context: HEAD:templates/${NEWEST}/tools.hbs:2:1: error: `),
+		).toBe(1);
+		expect(run.stderr).toMatch(/unknown key "later"/);
+		expect(run.stderr).toContain(`--from HEAD: this version cannot build its set ${NEWEST}`);
+		expect(run.stderr).toContain(`${SESSIONS.length} sessions not compared`);
+		expect(run.stderr + run.stdout).not.toContain("theway-revision-");
+		expect(run.stdout).toMatch(
+			new RegExp(
+				`^${SESSIONS.length + 1} sessions: 0 changed, 1 unchanged, ${SESSIONS.length} failed`,
+				"m",
+			),
+		);
+		const json = await cli(
+			dir,
+			...args,
+			"--from",
+			"HEAD",
+			"--templates",
+			"templates",
+			"--format",
+			"json",
+		);
+		const failed = (JSON.parse(json.stdout) as { sessions: { error?: string }[] }).sessions.filter(
+			(s) => s.error !== undefined,
+		);
+		expect(failed).toHaveLength(SESSIONS.length);
+		for (const s of failed)
+			expect(s.error).toMatch(new RegExp(`^HEAD:templates/${NEWEST}/tools\\.hbs:2:1: `));
+		expect(git("status", "--porcelain")).toBe(
+			` M templates/${NEWEST}/tools.hbs\n?? pinned.jsonl\n`,
+		);
 	});
 });

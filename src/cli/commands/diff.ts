@@ -29,8 +29,11 @@ A and B are each a set of the templates folder (v1, v2), another templates
 folder (its sets render each session as they would there), or a git
 revision: HEAD, main, HEAD~1 (the templates folder as it was there) or
 REV:PATH (main:templates, a folder by its path from the repository's top),
-read with git into a temporary folder, the working tree untouched. DIR is
-searched for .jsonl files; folders are compared on every core.`,
+read with git into a temporary folder, the working tree untouched. A set
+of a revision that this version cannot build (a key it does not know) is
+reported once, at REV:PATH, and the sessions that render with it fail; the
+others are compared. DIR is searched for .jsonl files; folders are compared
+on every core.`,
 	options: {
 		from: { type: "string", value: "A", required: true, help: `the side before: ${SIDE}` },
 		to: { type: "string", value: "B", required: true, help: `the side after: ${SIDE}` },
