@@ -18,6 +18,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { mulberry32 } from "../dist/text/prng.js";
 
 /** Bump to invalidate the cached files when the generator changes. */
 const GENERATOR_VERSION = 1;
@@ -53,18 +54,6 @@ export const MEMORY =
 	"The user reviews every migration by hand, so keep migrations reversible and name " +
 	"them by date. Run `npm test` before claiming a task is done; lint with biome.";
 
-/** mulberry32: a small, fast, seeded PRNG returning floats in [0, 1). */
-export function prng(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 const WORDS = (
 	"the of and to in is for that with on as function const return import from export " +
 	"await async if else type interface string number boolean null undefined error file " +
@@ -89,7 +78,7 @@ function textPool(random, size) {
 /** Builds the entries of one session, in file order, with a seeded PRNG. */
 class SessionWriter {
 	constructor(seed) {
-		this.random = prng(seed);
+		this.random = mulberry32(seed);
 		this.pool = textPool(this.random, 1 << 16);
 		this.count = 0;
 		/** Ids of the active branch, root first (entries abandoned by a branch are popped). */

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { diffLines } from "../dist/check/snapshot.js";
-import { prng } from "./generate.js";
+import { mulberry32 } from "../dist/text/prng.js";
 
 const LINES = 30_000;
 
@@ -17,7 +17,7 @@ function vmHwmKb() {
 
 /** The two texts of a case: a rendering and its drifted snapshot. */
 function texts(kind) {
-	const random = prng(7);
+	const random = mulberry32(7);
 	const words = ["{", "}", "  },", "]", '    "type": "text",', "  {", '    "role": "user",'];
 	const a = Array.from({ length: LINES }, (_, i) =>
 		kind === "scrambled"

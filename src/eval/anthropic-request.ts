@@ -8,19 +8,12 @@
  * last message (`cache_control: {type: "ephemeral"}`).
  */
 import { type Block, pairedTurns, type Turn } from "./blocks.js";
-import {
-	OPEN_SCHEMA,
-	type RequestBody,
-	type RequestContext,
-	type RequestSettings,
-} from "./settings.js";
-
-type Json = Record<string, unknown>;
+import { type BodyOf, type Json, temperatureField, toolsField } from "./settings.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 
 /** The Messages API body of `context`. */
-export function anthropicBody(context: RequestContext, settings: RequestSettings): RequestBody {
+export const anthropicBody: BodyOf = (context, settings) => {
 	const messages: { role: "user" | "assistant"; content: Json[] }[] = [];
 	for (const turn of pairedTurns(context.messages)) {
 		const role = turn.role === "assistant" ? "assistant" : "user";
@@ -40,22 +33,14 @@ export function anthropicBody(context: RequestContext, settings: RequestSettings
 	return {
 		model: settings.model.model,
 		max_tokens: settings.maxTokens,
-		...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+		...temperatureField(settings),
 		...(context.systemPrompt === ""
 			? {}
 			: { system: [{ type: "text", text: context.systemPrompt, cache_control: EPHEMERAL }] }),
 		messages,
-		...(settings.tools.length === 0
-			? {}
-			: {
-					tools: settings.tools.map((t) => ({
-						name: t.name,
-						...(t.description === undefined ? {} : { description: t.description }),
-						input_schema: t.parameters ?? OPEN_SCHEMA,
-					})),
-				}),
+		...toolsField(settings, (named, schema) => ({ ...named, input_schema: schema })),
 	};
-}
+};
 
 function isResult(block: Json): boolean {
 	return block.type === "tool_result";

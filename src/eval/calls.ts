@@ -6,6 +6,7 @@
  * active branch, from 0.
  */
 import { ContextError } from "../errors.js";
+import { mulberry32 } from "../text/prng.js";
 
 /** A parsed `--calls`. */
 export type CallSelection =
@@ -78,16 +79,9 @@ export function randomSeed(): number {
 	return Math.floor(Math.random() * 2 ** 31);
 }
 
-/** mulberry32, seeded from the run's seed and the session's name (FNV-1a). */
+/** The generator seeded from the run's seed and the session's name (FNV-1a). */
 function generator(seed: number, name: string): () => number {
 	let h = 0x811c9dc5 ^ seed;
 	for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-	let a = h >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
+	return mulberry32(h);
 }

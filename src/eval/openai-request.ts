@@ -8,17 +8,10 @@
  * API is given `max_completion_tokens`, any other endpoint `max_tokens`.
  */
 import { type Block, pairedTurns, textOf } from "./blocks.js";
-import {
-	OPEN_SCHEMA,
-	type RequestBody,
-	type RequestContext,
-	type RequestSettings,
-} from "./settings.js";
-
-type Json = Record<string, unknown>;
+import { type BodyOf, type Json, temperatureField, toolsField } from "./settings.js";
 
 /** The Chat Completions body of `context`. */
-export function openaiBody(context: RequestContext, settings: RequestSettings): RequestBody {
+export const openaiBody: BodyOf = (context, settings) => {
 	const messages: Json[] = [];
 	if (context.systemPrompt !== "") messages.push({ role: "system", content: context.systemPrompt });
 	let images: Block[] = [];
@@ -65,21 +58,13 @@ export function openaiBody(context: RequestContext, settings: RequestSettings): 
 		model: settings.model.model,
 		messages,
 		[maxField]: settings.maxTokens,
-		...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-		...(settings.tools.length === 0
-			? {}
-			: {
-					tools: settings.tools.map((t) => ({
-						type: "function",
-						function: {
-							name: t.name,
-							...(t.description === undefined ? {} : { description: t.description }),
-							parameters: t.parameters ?? OPEN_SCHEMA,
-						},
-					})),
-				}),
+		...temperatureField(settings),
+		...toolsField(settings, (named, schema) => ({
+			type: "function",
+			function: { ...named, parameters: schema },
+		})),
 	};
-}
+};
 
 /** A user message's content: a string when it is one text, else parts. */
 function userContent(blocks: readonly Block[]): string | Json[] {

@@ -54,6 +54,9 @@ export interface RequestContext {
 /** A request body, as JSON. */
 export type RequestBody = Record<string, unknown>;
 
+/** A provider's request: the body of one call's context under the run's settings. */
+export type BodyOf = (context: RequestContext, settings: RequestSettings) => RequestBody;
+
 /** The default output cap of a request (`--max-tokens`). */
 /** How many times the SDK retries a failed request (its default, said here so the docs can say it). */
 export const MAX_RETRIES = 2;
@@ -66,3 +69,31 @@ export const OPEN_SCHEMA: Record<string, unknown> = Object.freeze({
 	type: "object",
 	additionalProperties: true,
 });
+
+/** A JSON object of a request body. */
+export type Json = Record<string, unknown>;
+
+/** `temperature` when one is given, as both providers take it. */
+export function temperatureField(settings: RequestSettings): Json {
+	return settings.temperature === undefined ? {} : { temperature: settings.temperature };
+}
+
+/**
+ * `tools`, each as `declare` writes it in its provider's shape from the
+ * tool's name (and description, when it has one) and its parameters' schema
+ * (any arguments, for a tool known by its name alone); none, no field.
+ */
+export function toolsField(
+	settings: RequestSettings,
+	declare: (named: { name: string; description?: string }, schema: Json) => Json,
+): Json {
+	if (settings.tools.length === 0) return {};
+	return {
+		tools: settings.tools.map((t) =>
+			declare(
+				{ name: t.name, ...(t.description === undefined ? {} : { description: t.description }) },
+				t.parameters ?? OPEN_SCHEMA,
+			),
+		),
+	};
+}
