@@ -53,7 +53,7 @@ export interface SessionDiff {
 	tokenDelta: number;
 	/** The unit of the token figures: an encoding (`o200k`) or the session's model family's estimate (`claude~`). */
 	unit: string;
-	/** Tool results each side sends as stubs, and the o200k tokens they save (`meta.virtualized`). */
+	/** Tool results each side sends as stubs, and the tokens (in `unit`) they save (`meta.virtualized`). */
 	virtualized: { from: Savings; to: Savings };
 	/** What reading the session warned (each once, whichever side's load said it). */
 	warnings: Diagnostic[];
@@ -61,7 +61,7 @@ export interface SessionDiff {
 	error?: string;
 }
 
-/** How many tool results a rendering sends as stubs, and the o200k tokens that saves. */
+/** How many tool results a rendering sends as stubs, and the tokens that saves. */
 export interface Savings {
 	results: number;
 	saved: number;

@@ -7,6 +7,7 @@
  */
 import { escapeControl, failureLine, paint } from "../text/terminal.js";
 import type { ChangedPart, Savings, SessionDiff } from "./compare.js";
+import { unitsLabel } from "./units.js";
 
 export interface DiffSummary {
 	sessions: number;
@@ -21,8 +22,10 @@ export interface DiffSummary {
 	messages: { what: string; count: number; tokenDelta: number }[];
 	/** Whole-context token delta per compared session (to − from). */
 	tokenDelta: { min: number; median: number; max: number; total: number } | null;
-	/** Tool results sent as stubs over the compared sessions, on each side, and the o200k tokens saved. */
+	/** Tool results sent as stubs over the compared sessions, on each side, and the tokens saved (in {@link DiffSummary.units}). */
 	virtualized: { from: Savings; to: Savings };
+	/** The units of the compared sessions' token figures (each session's model's own, or the one asked for), each once. */
+	units: string[];
 }
 
 /** The summary over every session's comparison. */
@@ -58,6 +61,7 @@ export function summarize(results: readonly SessionDiff[]): DiffSummary {
 						total: deltas.reduce((a, b) => a + b, 0),
 					},
 		virtualized: { from: total("from"), to: total("to") },
+		units: [...new Set(compared.map((r) => r.unit))],
 	};
 }
 
@@ -99,7 +103,8 @@ export function formatSessionDiff(result: SessionDiff, color: boolean, full = fa
 	];
 	const { from, to } = result.virtualized;
 	if (from.results !== to.results || from.saved !== to.saved) {
-		out.push(`virtualized tool results: ${savingsText(from)} → ${savingsText(to)}`);
+		const unit = unitsLabel([result.unit]);
+		out.push(`virtualized tool results: ${savingsText(from, unit)} → ${savingsText(to, unit)}`);
 	}
 	for (const part of result.changed) {
 		out.push(
@@ -135,13 +140,14 @@ export function formatSummary(summary: DiffSummary): string {
 	}
 	const { from, to } = summary.virtualized;
 	if (from.results + to.results > 0) {
-		lines.push(`virtualized tool results: ${savingsText(from)} → ${savingsText(to)}`);
+		const unit = unitsLabel(summary.units);
+		lines.push(`virtualized tool results: ${savingsText(from, unit)} → ${savingsText(to, unit)}`);
 	}
 	return `${lines.join("\n")}\n`;
 }
 
-function savingsText(s: Savings): string {
-	return `${s.results} (${s.saved.toLocaleString("en-US")} o200k tokens saved)`;
+function savingsText(s: Savings, unit: string): string {
+	return `${s.results} (${s.saved.toLocaleString("en-US")} ${unit} saved)`;
 }
 
 /** The framing of a tool result sent as a stub. */

@@ -5,6 +5,7 @@ import type { ContextMessage, LlmMessage } from "../session/messages.js";
 import type { TemplateSet, TemplateSetSource } from "../templates/compile.js";
 import { STUB } from "../templates/set.js";
 import { contentOf } from "../text/content.js";
+import { hiddenReasoning, withoutThinking } from "../text/reasoning.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import { SECTIONS, type SystemView } from "../view/schema.js";
 import { templateBudgets } from "./budget.js";
@@ -55,6 +56,11 @@ export interface MessageSize extends Size {
 	images: number;
 	/** Estimated tokens of its images (not in `tokens`). */
 	imageTokens: number;
+	/**
+	 * The recorded size of its hidden reasoning (Codex's), in `tokens`
+	 * instead of its thinking's summary text, as replay counts it.
+	 */
+	reasoning?: number;
 	/** The framing template that wrote it, for a framed message (`tool-result-stub` for a stub). */
 	template?: string;
 	budget?: number;
@@ -191,6 +197,9 @@ function measureMessage(
 ): MessageSize {
 	const { text, images } = contentOf(llm.content);
 	const template = framingOf(message);
+	const reasoning = hiddenReasoning(llm);
+	const counted =
+		reasoning === undefined ? size(text) : size(contentOf(withoutThinking(llm.content)).text);
 	return {
 		index,
 		role: llm.role,
@@ -200,7 +209,9 @@ function measureMessage(
 		preview: previewOf(text),
 		images: images.length,
 		imageTokens: images.reduce((sum, i) => sum + i.tokens, 0),
-		...size(text),
+		chars: counted.chars,
+		tokens: counted.tokens + (reasoning ?? 0),
+		...(reasoning === undefined ? {} : { reasoning }),
 		...(template === undefined ? {} : { template, ...budgetOf(template) }),
 	};
 }

@@ -16,6 +16,7 @@ import { readRegularText } from "../log/read-text.js";
 import { PACKAGE_ROOT } from "../templates/load.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 import { globMatches } from "../text/glob.js";
+import { escapeControl } from "../text/terminal.js";
 import {
 	isTokenizerName,
 	loadTokenizerSync,
@@ -88,6 +89,13 @@ export function unitsSpecOf(value: string | undefined, resolvePath: (p: string) 
 	if (isTokenizerName(value)) return { name: value };
 	const path = resolvePath(value);
 	return existsSync(path) ? { table: readUnits(path) } : undefined;
+}
+
+/** How a list of units is named in a figure: `o200k tokens`, `claude~ tokens`, `tokens (claude~, o200k)`. */
+export function unitsLabel(units: readonly string[]): string {
+	if (units.length === 0) return "tokens";
+	if (units.length === 1) return `${escapeControl(units[0] as string)} tokens`;
+	return `tokens (${units.map(escapeControl).join(", ")})`;
 }
 
 /** What `--tokenizer` accepts, for usage texts. */

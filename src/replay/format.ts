@@ -4,6 +4,7 @@
  * summary over all sessions; then a chart (the calls of a lone session, else
  * one column per session).
  */
+import { unitsLabel } from "../measure/units.js";
 import { escapeControl, failureLine, paint } from "../text/terminal.js";
 import type { Billed } from "./bill.js";
 import type { FamilyCalibration } from "./calibrate.js";
@@ -29,7 +30,7 @@ export function formatSession(r: SessionReplay, color: boolean): string {
 	const lines = [
 		c.bold(`═══ ${file} · set ${escapeControl(r.set)} · ${plural(r.total.calls, "call")}`),
 	];
-	const unit = unitOf(Object.keys(r.units));
+	const unit = unitsLabel(Object.keys(r.units));
 	lines.push(`  what-if: ${totalText(r.total, unit)}`);
 	lines.push(
 		`  billed: ${billedText(r.billed)}${r.subagents.length === 0 ? "" : ` (with ${plural(r.subagents.length, "sub-agent file")})`}`,
@@ -40,13 +41,6 @@ export function formatSession(r: SessionReplay, color: boolean): string {
 		lines.push(`  change: ${changeText(r.vs.change, unit)}`);
 	}
 	return `${lines.join("\n")}\n`;
-}
-
-/** How a list of units is named in a figure: `o200k tokens`, `claude~ tokens`, `tokens (claude~, o200k)`. */
-function unitOf(units: readonly string[]): string {
-	if (units.length === 0) return "tokens";
-	if (units.length === 1) return `${escapeControl(units[0] as string)} tokens`;
-	return `tokens (${units.map(escapeControl).join(", ")})`;
 }
 
 function totalText(t: ReplayTotal, unit: string): string {
@@ -75,7 +69,7 @@ export function formatSummary(
 	results: readonly SessionReplay[],
 	color: boolean,
 ): string {
-	const unit = unitOf(Object.keys(summary.units));
+	const unit = unitsLabel(Object.keys(summary.units));
 	const lines = [
 		`${plural(summary.sessions, "session")}${summary.failed > 0 ? ` (${summary.failed} failed)` : ""}, ${plural(summary.calls, "call")}: context ${int(summary.contextTokens)} ${unit}, cached ${int(summary.cachedTokens)} (${percent(summary.cachedTokens, summary.contextTokens)}), new ${int(summary.newTokens)}, output ${int(summary.outputTokens)}`,
 		`billed: ${billedText(summary.billed)}`,

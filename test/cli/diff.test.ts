@@ -307,6 +307,7 @@ describe("summarize", () => {
 			messages: [],
 			tokenDelta: { min: -1, median: 1, max: 20, total: 21 },
 			virtualized: { from: { results: 0, saved: 0 }, to: { results: 4, saved: 4000 } },
+			units: ["o200k"],
 		});
 	});
 });

@@ -277,4 +277,22 @@ describe("inspect and diff show the savings", () => {
 		expect(summary.virtualized).toEqual(sessions[0].virtualized);
 		expect(summary.tokenDelta.total).toBe(saved);
 	});
+
+	it("diff: the tokens saved are labelled in the unit they were counted in", async () => {
+		const root = tempDir("theway-virtual-diff-units-");
+		cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
+		cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
+		cpSync(join(templateSet({ [STUB_FILE]: null }), "v1"), join(root, "v2"), { recursive: true });
+		const args = ["diff", fixture, "--templates", root, "--from", "v1", "--to", "v2"];
+		for (const tokenizer of [[], ["--tokenizer", "cl100k"], ["--tokenizer", "chars"]]) {
+			const json = JSON.parse((await runCli([...args, ...tokenizer, "--format", "json"])).stdout);
+			const text = (await runCli([...args, ...tokenizer])).stdout;
+			expect(json.summary.units).toHaveLength(1);
+			const unit = json.summary.units[0] as string;
+			const saved = (json.summary.virtualized.from.saved as number).toLocaleString("en-US");
+			expect(saved).not.toBe("0");
+			expect(text).toContain(`(${saved} ${unit} tokens saved)`);
+			if (tokenizer.length > 0) expect(unit).toBe(tokenizer[1]);
+		}
+	});
 });
