@@ -4,7 +4,7 @@
  * token counts, located errors for templates and sessions, and the event
  * stream following saves of templates, of categories.yaml and appends.
  */
-import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get, type IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -240,7 +240,7 @@ it("reports an append to a session, and renders what was appended", async () => 
 	request.destroy();
 });
 
-it("follows a save of the categories.yaml beside the templates folder", async () => {
+it("follows a save of the categories.yaml beside the templates folder, and of a set's own", async () => {
 	const file = join(paths.root, "categories.yaml");
 	const text = readFileSync(file, "utf8");
 	const toolsText = async () => {
@@ -259,4 +259,22 @@ it("follows a save of the categories.yaml beside the templates folder", async ()
 	);
 	expect(after).toBe(before.replace(name, renamed));
 	writeFileSync(file, text);
+	await eventually(
+		async () => ((await toolsText()) === before ? true : undefined),
+		"the shared categories back",
+	);
+	// A set's own categories.yaml wins over the shared one, and is followed too.
+	const own = join(paths.templates, NEWEST, "categories.yaml");
+	const mine = `Own ${Date.now()}`;
+	writeFileSync(own, text.replace(`name: ${name}\n`, `name: ${mine}\n`));
+	const withOwn = await eventually(
+		async () => ((await toolsText())?.includes(mine) === true ? toolsText() : undefined),
+		"the set's own categories",
+	);
+	expect(withOwn).toBe(before.replace(name, mine));
+	rmSync(own);
+	await eventually(
+		async () => ((await toolsText()) === before ? true : undefined),
+		"the shared categories once the set's own is gone",
+	);
 });

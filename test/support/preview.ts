@@ -1,5 +1,5 @@
 /** Helpers for the preview tests: a scratch workspace, raw HTTP requests, waiting for a change. */
-import { cpSync } from "node:fs";
+import { cpSync, existsSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import type { ViewPayload } from "../../src/preview/protocol.js";
@@ -12,7 +12,8 @@ export const EXAMPLES = join(import.meta.dirname, "../fixtures/examples");
 
 /**
  * A scratch folder laid out as the package is: `sessions/` (the examples),
- * `templates/<newest>/` (the newest bundled set) and `categories.yaml` beside it.
+ * `templates/<newest>/` (the newest bundled set's templates) and beside it
+ * `categories.yaml`, the categories that set uses (its own or the shared ones).
  */
 export function scratch(): { root: string; sessions: string; templates: string } {
 	const root = tempDir("theway-preview-");
@@ -20,7 +21,9 @@ export function scratch(): { root: string; sessions: string; templates: string }
 	const templates = join(root, "templates");
 	cpSync(EXAMPLES, sessions, { recursive: true });
 	cpSync(BUNDLED_SET, join(templates, NEWEST), { recursive: true });
-	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
+	const own = join(templates, NEWEST, "categories.yaml");
+	cpSync(existsSync(own) ? own : join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
+	rmSync(own, { force: true });
 	return { root, sessions, templates };
 }
 
