@@ -73,7 +73,8 @@ body { margin: 0; }
 .top h1 span { font-weight: 400; color: var(--muted); }
 .status { margin-left: auto; font-size: .85rem; color: var(--muted); }
 .status.live::before { content: "●"; color: var(--tools); margin-right: .35rem; }
-.status.down::before { content: "●"; color: var(--error); margin-right: .35rem; }
+.status.down::before, .status.failing::before { content: "●"; color: var(--error); margin-right: .35rem; }
+.status.failing { color: var(--error); max-width: 60%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .layout { display: grid; grid-template-columns: 17rem 1fr; min-height: calc(100vh - 3rem); }
 .sessions {
   border-right: 1px solid var(--line); padding: .75rem; background: var(--panel);
@@ -104,7 +105,7 @@ body[data-state="loading"] main > :not(.loading) { opacity: .3; pointer-events: 
 .legend .key i.seg-framed { background: var(--frame); }
 .find {
   display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; padding: .35rem 0;
-  position: sticky; top: 2.72rem; z-index: 1; background: var(--bg); font-size: .85rem;
+  position: sticky; top: var(--find-top, 2.72rem); z-index: 1; background: var(--bg); font-size: .85rem;
   border-bottom: 1px solid var(--line); margin: 0 -1.5rem; padding: .4rem 1.5rem;
 }
 body[data-state^="failed"] .find { display: none; }
@@ -112,7 +113,6 @@ body[data-state^="failed"] .find { display: none; }
 .find #jump-to { width: 5rem; }
 .find #search { flex: 0 1 18rem; padding: .2rem .4rem; }
 mark { background: #ffe066; color: inherit; }
-body:has(#place:not([hidden])) .block { scroll-margin-top: 8.5rem; }
 .hit-current { outline: 2px solid #e0a800; outline-offset: 1px; }
 .flash { animation: flash 1.2s ease-out; }
 @keyframes flash { from { box-shadow: 0 0 0 4px #ffd54f; } to { box-shadow: 0 0 0 4px transparent; } }
@@ -134,10 +134,10 @@ h2 .size { font-weight: 400; color: var(--muted); font-size: .85rem; margin-left
 .summary { color: var(--muted); margin: 0; }
 .summary b { color: var(--fg); font-weight: 600; }
 .place {
-  position: sticky; top: 5.3rem; z-index: 1; background: #fff8e1; border: 1px solid #f0d890;
+  position: sticky; top: var(--place-top, 5.3rem); z-index: 1; background: #fff8e1; border: 1px solid #f0d890;
   border-radius: 4px; padding: .4rem .6rem; font-family: ui-monospace, monospace; font-size: 12px;
 }
-.block { scroll-margin-top: 6rem; border: 1px solid var(--line); border-left: 4px solid var(--line); border-radius: 4px; margin: .5rem 0; background: var(--panel); }
+.block { scroll-margin-top: calc(var(--stuck-bottom, 6rem) + .5rem); border: 1px solid var(--line); border-left: 4px solid var(--line); border-radius: 4px; margin: .5rem 0; background: var(--panel); }
 .block > header { display: flex; gap: .75rem; align-items: center; padding: .3rem .6rem; border-bottom: 1px solid var(--line); cursor: pointer; flex-wrap: wrap; }
 .block > header .name { font-weight: 600; font-family: ui-monospace, monospace; }
 .block > header .template { font: 12px ui-monospace, monospace; color: var(--muted); background: none; border: 0; padding: 0; cursor: pointer; text-decoration: underline dotted; }

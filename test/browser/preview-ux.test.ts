@@ -229,6 +229,32 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page's reading aids", { timeout: 60
 		expect(await page.textContent("#jump-note")).toBe(`no message #${LONG} (0 to ${LONG - 1})`);
 	});
 
+	it("jumps to a message below the location box, however many lines the box takes", async () => {
+		for (const width of [1100, 760, 560]) {
+			await page.setViewportSize({ width, height: 760 });
+			await open("long.jsonl");
+			await page.click("article[data-section='harness'] header");
+			expect(await page.isVisible("#place")).toBe(true);
+			for (const target of ["450", "120"]) {
+				await page.fill("#jump-to", target);
+				await page.press("#jump-to", "Enter");
+				await page.waitForFunction((id) => {
+					const r = document.getElementById(id)?.getBoundingClientRect();
+					return r !== undefined && r.top >= 0 && r.top < 400;
+				}, `message-${target}`);
+				const [heading, box] = await page.evaluate(
+					(id) => [
+						document.querySelector(`#${id} > header`)?.getBoundingClientRect().top ?? -1,
+						document.getElementById("place")?.getBoundingClientRect().bottom ?? 0,
+					],
+					`message-${target}`,
+				);
+				expect(heading, `#${target} at ${width} px`).toBeGreaterThanOrEqual((box as number) - 1);
+			}
+		}
+		await page.setViewportSize({ width: 1100, height: 760 });
+	});
+
 	it("searches the session: marks the matches, counts them, goes from one to the next", async () => {
 		await open("long.jsonl");
 		await page.fill("#search", "needle-451");

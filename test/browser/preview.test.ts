@@ -227,10 +227,18 @@ describe.skipIf(!HAVE_CHROMIUM)("the preview page in Chromium", { timeout: 60_00
 		expect(await page.locator("main h2").allTextContents()).toEqual(["The templates do not build"]);
 		expect(await page.textContent("#replay")).toBe("");
 		expect(await page.textContent("#summary")).toBe(`session ${COLLAPSE_CHILD} · set ${NEWEST}`);
+		// The status at the top says so too, with the error, not just "live".
+		const status = (await page.textContent("#status")) as string;
+		expect(status).toMatch(/the set fails to build/);
+		expect(status).toContain(`${NEWEST}/environment.hbs:`);
+		expect(status).toContain(message.split("\n")[0]?.slice(0, 20));
+		expect(await page.getAttribute("#status", "class")).toContain("failing");
 		await page.screenshot({ path: join(SHOTS, "preview-broken-set.png") });
 
 		save(good);
 		await page.waitForSelector("body[data-state='ok']", { timeout: 10_000 });
+		expect(await page.textContent("#status")).toMatch(/^live · updated /);
+		expect(await page.getAttribute("#status", "class")).not.toContain("failing");
 		expect(await page.locator("article.section").count()).toBe(4);
 		expect(await page.isHidden("#failure")).toBe(true);
 		expect(await page.textContent("#summary")).toContain("total");

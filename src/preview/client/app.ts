@@ -207,7 +207,30 @@ async function render(): Promise<void> {
 	document.body.dataset.state = view.ok ? "ok" : `failed-${view.kind}`;
 	document.body.dataset.generation = String(view.generation);
 	document.body.dataset.session = state.session;
-	$("status").textContent = `live · updated ${new Date().toLocaleTimeString()}`;
+	showStatus(view);
+}
+
+/** The view last drawn, for the status once the connection is back. */
+let drawn: ViewPayload | undefined;
+
+/** Live, and whether what is shown renders: a set that fails to build says so, with its first error. */
+function showStatus(view: ViewPayload): void {
+	drawn = view;
+	const status = $("status");
+	const time = new Date().toLocaleTimeString();
+	if (view.ok || view.kind === "request") {
+		status.className = "status live";
+		status.textContent = `live · updated ${time}`;
+		status.removeAttribute("title");
+		return;
+	}
+	const [first] = view.diagnostics;
+	const where = first === undefined ? "" : [first.file, first.line].filter((p) => p).join(":");
+	const error = first === undefined ? "" : `: ${where === "" ? "" : `${where}: `}${first.message}`;
+	const what = view.kind === "templates" ? "the set fails to build" : "the session does not load";
+	status.className = "status live failing";
+	status.textContent = `live · ${what}${error.split("\n")[0]}`;
+	status.title = `${what}${error} (${time})`;
 }
 // ---- jump and search ------------------------------------------------------
 
@@ -310,6 +333,7 @@ function listen(): void {
 	const events = new EventSource("/events");
 	const status = $("status");
 	events.addEventListener("open", () => {
+		if (drawn !== undefined) return showStatus(drawn);
 		status.className = "status live";
 		status.textContent = "live";
 	});
@@ -336,8 +360,31 @@ function listen(): void {
 	});
 }
 
+/**
+ * The bars that stay at the top (the header, the find bar, the location
+ * box) measured as they are drawn, wrapped to any number of lines: each
+ * sticks below the one before, and a part jumped to lands below them all.
+ */
+function trackStickyBars(): void {
+	const top = document.querySelector<HTMLElement>(".top");
+	const find = document.querySelector<HTMLElement>(".find");
+	const place = $("place");
+	const update = () => {
+		const style = document.documentElement.style;
+		const below = top?.offsetHeight ?? 0;
+		const findHeight = find?.offsetHeight ?? 0; // 0 while hidden
+		style.setProperty("--find-top", `${below}px`);
+		style.setProperty("--place-top", `${below + findHeight}px`);
+		style.setProperty("--stuck-bottom", `${below + findHeight + place.offsetHeight}px`);
+	};
+	const observer = new ResizeObserver(update);
+	for (const bar of [top, find, place]) if (bar !== null) observer.observe(bar);
+	update();
+}
+
 function start(): void {
 	readHash();
+	trackStickyBars();
 	$<HTMLSelectElement>("set").addEventListener("change", (event) => {
 		state.set = (event.target as HTMLSelectElement).value;
 		writeHash();
