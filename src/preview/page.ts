@@ -74,7 +74,8 @@ body { margin: 0; }
 .status { margin-left: auto; font-size: .85rem; color: var(--muted); }
 .status.live::before { content: "●"; color: var(--tools); margin-right: .35rem; }
 .status.down::before, .status.failing::before { content: "●"; color: var(--error); margin-right: .35rem; }
-.status.failing { color: var(--error); max-width: 60%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.top h1, .top label { flex-shrink: 0; white-space: nowrap; }
+.status.failing { color: var(--error); min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .layout { display: grid; grid-template-columns: 17rem 1fr; min-height: calc(100vh - 3rem); }
 .sessions {
   border-right: 1px solid var(--line); padding: .75rem; background: var(--panel);
