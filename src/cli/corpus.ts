@@ -11,7 +11,7 @@ import { findSessionLogs } from "../log/files.js";
 import { TemplateRegistry } from "../templates/registry.js";
 import { escapeControl } from "../text/terminal.js";
 import { checkSetOption } from "./io.js";
-import { type RevisionFolder, templatesAtRevision } from "./revision.js";
+import { atRevision, type RevisionFolder, templatesAtRevision } from "./revision.js";
 import { usageError } from "./usage.js";
 
 /** A side of a comparison: a templates folder, a set of it, and how the reports name it. */
@@ -63,6 +63,25 @@ export async function checkSide(
 	checkSetOption(registry, side.version, option);
 	await registry.ready();
 	registry.get(side.version);
+}
+
+/**
+ * {@link checkSide} for a side that may have been read from a revision into
+ * one of `taken`: its set's error is located at the revision's paths
+ * (`HEAD~3:templates/v2/tools.hbs:2:1`), not the temporary folder's.
+ */
+export async function checkRevisionSide(
+	side: { templates: string; version?: string },
+	option: string,
+	taken: readonly RevisionFolder[],
+): Promise<void> {
+	try {
+		await checkSide(side, option);
+	} catch (error) {
+		const revision = taken.find((t) => t.templates === side.templates);
+		if (revision === undefined || !(error instanceof ContextError)) throw error;
+		throw atRevision(error, revision);
+	}
 }
 
 /** A session file, or every `.jsonl` under a folder (sorted). */

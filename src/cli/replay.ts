@@ -12,9 +12,18 @@ import { summarize } from "../replay/summary.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { defineCommand } from "./command.js";
 import { REPLAY } from "./commands/replay.js";
-import { checkSide, displayPath, isDirectory, sessionFiles, showResult } from "./corpus.js";
-import { printJson } from "./io.js";
+import {
+	checkRevisionSide,
+	checkSide,
+	displayPath,
+	sessionFiles,
+	showResult,
+	sideOf,
+} from "./corpus.js";
+import { type Io, printJson } from "./io.js";
+import type { Parsed } from "./options.js";
 import { runPool } from "./pool.js";
+import type { RevisionFolder } from "./revision.js";
 import { readToolsOption, toolsView } from "./tools-option.js";
 import { unitsOption } from "./units-option.js";
 import { usageError } from "./usage.js";
@@ -32,7 +41,21 @@ const TASK = {
 };
 
 /** The `replay` command. */
-export const replayCommand = defineCommand(REPLAY, async ({ values, positionals }, io) => {
+export const replayCommand = defineCommand(REPLAY, async (parsed, io) => {
+	const taken: RevisionFolder[] = [];
+	try {
+		return await replay(parsed, io, taken);
+	} finally {
+		for (const t of taken) t.remove();
+	}
+});
+
+/** The command's body; a revision `--vs` names is read into `taken`, for the caller to remove. */
+async function replay(
+	{ values, positionals }: Parsed<typeof REPLAY.options>,
+	io: Io,
+	taken: RevisionFolder[],
+): Promise<number> {
 	const { format, jobs } = values;
 	let units = unitsOption(values.tokenizer, io);
 	const table = "table" in units ? units.table : undefined;
@@ -44,12 +67,13 @@ export const replayCommand = defineCommand(REPLAY, async ({ values, positionals 
 	const templates = values.templates ?? DEFAULT_TEMPLATES_DIR;
 	const version = values["template-version"];
 	const side: ReplaySide = version === undefined ? { templates } : { templates, version };
-	const vs = values.vs === undefined ? undefined : vsSide(values.vs, templates, io.cwd);
+	const vs =
+		values.vs === undefined ? undefined : sideOf("--vs", values.vs, templates, io.cwd, taken);
 	const prices = values.prices === undefined ? undefined : readPrices(values.prices);
 	printWarnings(io, prices?.warnings ?? [], values.quiet);
 	const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
 	await checkSide(side, "--template-version");
-	if (vs !== undefined) await checkSide(vs, "--vs");
+	if (vs !== undefined) await checkRevisionSide(vs, "--vs", taken);
 
 	const progress =
 		io.stderrIsTTY === true && files.length > 1
@@ -93,7 +117,7 @@ export const replayCommand = defineCommand(REPLAY, async ({ values, positionals 
 			`no price for model ${JSON.stringify(model)} in ${prices === undefined ? PRICE_DATABASE : `${prices.file} or ${PRICE_DATABASE}`}: its calls' cost is null (give a table with --prices)`,
 		);
 	}
-	if (format === "json") {
+	if (format === "json" && !values.summary) {
 		printJson(
 			io,
 			{
@@ -113,21 +137,19 @@ export const replayCommand = defineCommand(REPLAY, async ({ values, positionals 
 			},
 			{ pretty: values.pretty },
 		);
+	} else if (format === "json") {
+		printJson(io, { summary }, { pretty: values.pretty });
 	} else {
 		const color = io.stdoutIsTTY === true;
 		printFailures(io, results);
-		for (const r of results) if (r.error === undefined) io.stdout(formatSession(r, color));
-		io.stdout(`\n${formatSummary(summary, results, color)}`);
+		if (!values.summary)
+			for (const r of results) if (r.error === undefined) io.stdout(formatSession(r, color));
+		io.stdout(`${values.summary ? "" : "\n"}${formatSummary(summary, results, color)}`);
 	}
 	return summary.failed > 0 ? 1 : 0;
-});
+}
 
-/** `--vs`: a templates folder when the argument names one, else a set of `templates` (eval takes it too). */
+/** `--vs` as eval takes it: a set of `templates` or a templates folder. */
 export function vsSide(arg: string, templates: string, cwd: string): ReplaySide {
-	const path = resolve(cwd, arg);
-	if ((arg.includes("/") || arg.startsWith(".")) && !isDirectory(path)) {
-		throw usageError(`--vs ${path}: no such templates folder`);
-	}
-	if (isDirectory(path) && !/^v\d+$/.test(arg)) return { templates: path, label: arg };
-	return { templates, version: arg };
+	return sideOf("--vs", arg, templates, cwd);
 }

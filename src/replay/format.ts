@@ -1,6 +1,7 @@
 /**
  * What `replay` prints as text: per session, its calls' totals, cost, the
- * fit against the recorded usage and what the second set changes; then the
+ * fit against the recorded usage and what the second side changes, said
+ * with its direction ("with B instead of A"); then the
  * summary over all sessions; then a chart (the calls of a lone session, else
  * one column per session).
  */
@@ -37,8 +38,8 @@ export function formatSession(r: SessionReplay, color: boolean): string {
 	);
 	lines.push(`  recorded fit: ${fitText(r.recordedFit)}`);
 	if (r.vs !== undefined) {
-		lines.push(`  vs ${escapeControl(r.vs.set)}: ${totalText(r.vs.total, unit)}`);
-		lines.push(`  change: ${changeText(r.vs.change, unit)}`);
+		lines.push(`  with ${escapeControl(r.vs.set)}: ${totalText(r.vs.total, unit)}`);
+		lines.push(`  ${insteadText(r.vs.set, [r.set], r.vs.change, unit)}`);
 	}
 	return `${lines.join("\n")}\n`;
 }
@@ -52,8 +53,14 @@ function billedText(b: Billed): string {
 	return `${plural(b.calls, "call")}: input ${int(b.input)}, cache read ${int(b.cacheRead)}, cache write ${int(b.cacheWrite)}, output ${int(b.output)} tokens as billed; cost ${dollars(b.cost)}`;
 }
 
-function changeText(d: ReplayChange, unit: string): string {
-	return `context ${signed(d.contextTokens)}, cached ${signed(d.cachedTokens)}, new ${signed(d.newTokens)} ${unit}; cost ${signedDollars(d.cost)}`;
+/**
+ * What the second side changes, in words that say which way: `with v2
+ * instead of v3: +1,204 o200k tokens (cached +1,100, new +104), +$0.0031`,
+ * the change being the second side's figures minus the first's.
+ */
+function insteadText(b: string, a: readonly string[], d: ReplayChange, unit: string): string {
+	const cost = d.cost === null ? "cost unknown" : signedDollars(d.cost);
+	return `with ${escapeControl(b)} instead of ${a.map(escapeControl).join(", ")}: ${signed(d.contextTokens)} ${unit} (cached ${signed(d.cachedTokens)}, new ${signed(d.newTokens)}), ${cost}`;
 }
 
 function fitText(f: Fit | null): string {
@@ -79,7 +86,8 @@ export function formatSummary(
 		lines.push(`recorded fit, ${escapeControl(provider)}: ${fitText(fit)}`);
 	}
 	if (summary.vs !== undefined) {
-		lines.push(`vs ${escapeControl(summary.vs.set)}: ${changeText(summary.vs.change, unit)}`);
+		const { set, insteadOf, change } = summary.vs;
+		lines.push(insteadText(set, insteadOf, change, unit));
 	}
 	for (const [name, label] of Object.entries(summary.units)) {
 		lines.push(`${escapeControl(name)}: ${escapeControl(label)}`);

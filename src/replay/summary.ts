@@ -29,7 +29,12 @@ export interface ReplaySummary {
 	recordedFit: Record<string, Fit>;
 	/** The units of the token figures, each with what it means. */
 	units: Record<string, string>;
-	vs?: { set: string; change: ReplayChange; costedSessions: number };
+	/**
+	 * With a second side: its name (`set`), the sets it stands in for (the
+	 * ones the sessions were replayed with), and the change, its figures
+	 * minus theirs.
+	 */
+	vs?: { set: string; insteadOf: string[]; change: ReplayChange; costedSessions: number };
 }
 
 /** The summary of `results`. */
@@ -73,6 +78,7 @@ export function summarize(results: readonly SessionReplay[]): ReplaySummary {
 			compared.reduce((s, r) => s + f((r.vs as { change: ReplayChange }).change), 0);
 		summary.vs = {
 			set: first.set,
+			insteadOf: [...new Set(compared.map((r) => r.set))],
 			change: {
 				contextTokens: change((c) => c.contextTokens),
 				cachedTokens: change((c) => c.cachedTokens),

@@ -24,6 +24,9 @@ context (cached) and the rest (new), the output and the usage the log
 recorded, and the cost at the call's model's price. Checks the token model
 against the recorded usage (the growth of the context from call to call,
 every tool result whole, against the growth of the recorded prompt).
+With --vs B, each session and the summary say what B would change, in
+words: "with B instead of A: +N tokens (cached, new), +$X", A the set the
+session was replayed with (--template-version, else its own).
 DIR is searched for .jsonl files; folders are replayed on every core.`,
 	options: {
 		...SET,
@@ -31,8 +34,12 @@ DIR is searched for .jsonl files; folders are replayed on every core.`,
 		...TOOLS,
 		vs: {
 			type: "string",
-			value: "V|DIR",
-			help: "the same calls under a second set (a set of the templates folder, or another templates folder), and the change in tokens and cost",
+			value: "B",
+			help: "the same calls under a second side B (a set of the templates folder, another templates folder, or a git revision: HEAD, HEAD~1, main:templates), and what B would change: 'with B instead of A: +N tokens, +$X'",
+		},
+		summary: {
+			type: "boolean",
+			help: 'the summary over all sessions only (and its chart), not a block a session; with --format json, {"summary": {...}}',
 		},
 		...TOKENIZER,
 		calibrate: {
