@@ -42,7 +42,7 @@ function loadOnly(command) {
  * runs compile keeps the cache of the run that used it most.
  */
 const RUNS = [
-	...["build", "serve", "inspect", "diff", "preview"].map(loadOnly),
+	...["build", "serve", "inspect", "diff", "preview", "replay", "import"].map(loadOnly),
 	...SETS.slice(0, -1).map((set) => [BIN, "render", EXAMPLE, "--format", "llm", "--template-version", set]),
 	[BIN, "render", EXAMPLE, "--format", "llm"],
 ];

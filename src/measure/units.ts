@@ -74,9 +74,27 @@ export function parseUnits(text: string, file: string): UnitTable {
 	return { ...validateYaml(TableSchema, parsed, file, "bad_units", "tokenizer table"), file };
 }
 
-/** Reads the units table at `file` (default: the shipped one). */
+/**
+ * Reads the units table at `file` (default: the shipped one). The shipped
+ * table is JSON the package's tests check: read as JSON, which is many times
+ * faster than the YAML reader that locates every problem of a user's table
+ * (it still reads the shipped one, should that ever fail to validate).
+ */
 export function readUnits(file: string = DEFAULT_UNITS_FILE): UnitTable {
-	return parseUnits(readRegularText(file, "cannot read the tokenizer table"), file);
+	const text = readRegularText(file, "cannot read the tokenizer table");
+	if (file === DEFAULT_UNITS_FILE) {
+		const shipped = TableSchema.safeParse(parseJson(text));
+		if (shipped.success) return { ...shipped.data, file };
+	}
+	return parseUnits(text, file);
+}
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
 }
 
 /**
