@@ -28,8 +28,7 @@ export function assistant(
 	const message = value.message as Obj;
 	const messageId = str(message, "id");
 	const parent = run.parentOf(value, line);
-	const above = parent === null ? undefined : run.anchor.get(parent);
-	const group = above == null ? undefined : run.blockOf.get(above);
+	const group = run.blockAbove(parent);
 	const blocks: unknown[] = Array.isArray(message.content) ? message.content : [];
 	const content = blocks.flatMap((b): Obj[] => {
 		const block = assistantBlock(b, run.acc, line);
@@ -82,9 +81,7 @@ export function assistant(
 	run.push(e, line);
 	const g: Group = { entry: e, messageId, tail: uuid };
 	run.blockOf.set(uuid, g);
-	run.anchor.set(uuid, uuid);
-	run.alias.set(uuid, uuid);
-	run.lastConversation = uuid;
+	run.conversationAt(uuid);
 	run.acc.mapped("assistant");
 }
 
@@ -102,8 +99,7 @@ export function user(
 		compactSummary(run, value, uuid, parent, line, time);
 		return;
 	}
-	const above = parent === null ? undefined : run.anchor.get(parent);
-	const group = above == null ? undefined : run.blockOf.get(above);
+	const group = run.blockAbove(parent);
 	let hang = run.attach(parent);
 	const blocks: unknown[] = Array.isArray(message.content) ? message.content : [];
 	const results = blocks.filter((b) => isObj(b) && b.type === "tool_result") as Obj[];

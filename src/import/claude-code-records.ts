@@ -85,9 +85,7 @@ export function boundary(
 	});
 	run.push(e, line);
 	run.pendingCompaction = e;
-	run.alias.set(uuid, uuid);
-	run.anchor.set(uuid, uuid);
-	run.lastConversation = uuid;
+	run.conversationAt(uuid);
 	run.acc.mapped("system/compact_boundary");
 }
 
@@ -112,9 +110,7 @@ export function compactSummary(
 			tokensBefore: 0,
 		});
 		run.push(e, line);
-		run.alias.set(uuid, uuid);
-		run.anchor.set(uuid, uuid);
-		run.lastConversation = uuid;
+		run.conversationAt(uuid);
 	}
 	run.pendingCompaction = undefined;
 	run.acc.mapped("user (compact summary)");

@@ -81,4 +81,17 @@ export class ClaudeCodeState {
 		const group = a === null ? undefined : this.blockOf.get(a);
 		return group === undefined || group.tail === a ? parent : group.tail;
 	}
+
+	/** The response block the entry `parent` hangs in, if any. */
+	blockAbove(parent: string | null): Group | undefined {
+		const above = parent === null ? undefined : this.anchor.get(parent);
+		return above == null ? undefined : this.blockOf.get(above);
+	}
+
+	/** A conversation entry under its own uuid: what follows hangs on it, above it is itself, the branch ends there for now. */
+	conversationAt(uuid: string): void {
+		this.alias.set(uuid, uuid);
+		this.anchor.set(uuid, uuid);
+		this.lastConversation = uuid;
+	}
 }
