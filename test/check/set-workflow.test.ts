@@ -9,10 +9,9 @@
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, projectCopy, rewrite } from "../support/project.js";
-import { addLine, bumped, NEWEST, versionOf, withVersion } from "../support/template-sets.js";
+import { cli, diffExamples, projectCopy, rewrite } from "../support/project.js";
+import { addLine, bumped, NEWEST, NEXT, versionOf, withVersion } from "../support/template-sets.js";
 
-const next = `v${Number(NEWEST.slice(1)) + 1}`;
 const TEMPLATES = ["--templates", "templates"];
 
 describe("the set workflow, step by step", () => {
@@ -23,16 +22,16 @@ describe("the set workflow, step by step", () => {
 		// 1. The next set, recorded in the lock.
 		const made = await cli(dir, "new-set", ...TEMPLATES);
 		expect(made.code, made.stderr).toBe(0);
-		expect(made.stdout).toContain(`made ${next} from ${NEWEST}`);
-		expect(made.stdout).toContain(`recorded ${next} in the lock`);
+		expect(made.stdout).toContain(`made ${NEXT} from ${NEWEST}`);
+		expect(made.stdout).toContain(`recorded ${NEXT} in the lock`);
 		expect(made.stdout).toMatch(/Bump a template in place/);
 		const lock = JSON.parse(readFileSync(join(dir, "templates/lock.json"), "utf8"));
-		expect(lock.sets[next]).toEqual(lock.sets[NEWEST]);
+		expect(lock.sets[NEXT]).toEqual(lock.sets[NEWEST]);
 		// Its templates, and the categories it was made with as its own.
-		expect(readdirSync(join(dir, "templates", next)).sort()).toEqual(
+		expect(readdirSync(join(dir, "templates", NEXT)).sort()).toEqual(
 			[...new Set([...readdirSync(join(dir, "templates", NEWEST)), "categories.yaml"])].sort(),
 		);
-		expect(made.stdout).toContain(`${next}/categories.yaml is a copy of`);
+		expect(made.stdout).toContain(`${NEXT}/categories.yaml is a copy of`);
 		// The fixtures now render with the new set and nothing else: one error, not one per fixture.
 		const copied = await cli(dir, "build", ...TEMPLATES);
 		expect(copied.code).toBe(1);
@@ -42,12 +41,12 @@ describe("the set workflow, step by step", () => {
 		expect(errors).toHaveLength(1);
 		expect(copied.stderr).toMatch(
 			new RegExp(
-				`\\d+ fixture\\(s\\) render as before but with another set \\(${NEWEST} → ${next}\\): run build --update`,
+				`\\d+ fixture\\(s\\) render as before but with another set \\(${NEWEST} → ${NEXT}\\): run build --update`,
 			),
 		);
 
 		// 2. An edit without a bump is refused at the template's version line.
-		const harness = join(dir, "templates", next, "harness.hbs");
+		const harness = join(dir, "templates", NEXT, "harness.hbs");
 		const before = readFileSync(harness, "utf8");
 		rewrite(harness, (t) => addLine(t, "Keep answers short."));
 		const unbumped = await cli(dir, "build", ...TEMPLATES);
@@ -63,24 +62,15 @@ describe("the set workflow, step by step", () => {
 		const update = await cli(dir, "build", "--update", ...TEMPLATES);
 		expect(update.code, update.stderr).toBe(0);
 		expect(update.stdout).toContain(
-			`${next}/harness changed (version ${versionOf(before)} → ${bumped(versionOf(before))})`,
+			`${NEXT}/harness changed (version ${versionOf(before)} → ${bumped(versionOf(before))})`,
 		);
 		expect(update.stdout).toContain("Keep answers short.");
 		const snapshot = readFileSync(join(dir, "snapshots/examples/1-normal.txt"), "utf8");
-		expect(snapshot).toContain(`templates: ${next}`);
+		expect(snapshot).toContain(`templates: ${NEXT}`);
 		expect(snapshot).toMatch(/^Keep answers short\.$/m);
 
 		// 4. What the change does, old set against new.
-		const diff = await cli(
-			dir,
-			"diff",
-			"test/fixtures/examples",
-			"--from",
-			NEWEST,
-			"--to",
-			next,
-			...TEMPLATES,
-		);
+		const diff = await diffExamples(dir, NEWEST, NEXT);
 		expect(diff.code, diff.stderr).toBe(0);
 		expect(diff.stdout).toContain("+");
 		expect(diff.stdout).toContain("Keep answers short.");
@@ -96,7 +86,7 @@ describe("the set workflow, step by step", () => {
 		expect((await cli(dir, "new-set", ...TEMPLATES)).code).toBe(0);
 		const again = await cli(dir, "new-set", ...TEMPLATES);
 		expect(again.code).toBe(0);
-		expect(again.stdout).toContain(`made v${Number(next.slice(1)) + 1} from ${next}`);
+		expect(again.stdout).toContain(`made v${Number(NEXT.slice(1)) + 1} from ${NEXT}`);
 		const inSet = await cli(dir, "new-set", "--templates", join("templates", NEWEST));
 		expect(inSet.code).toBe(1);
 		expect(inSet.stderr).toMatch(/not a templates folder of sets/);

@@ -8,19 +8,19 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, projectCopy, rewrite } from "../support/project.js";
+import { cli, diffExamples, projectCopy, rewrite } from "../support/project.js";
 import { tempDir } from "../support/temp.js";
-import { bumped, editLastLine, NEWEST, versionOf, withVersion } from "../support/template-sets.js";
+import { bumpedEdit, editLastLine, NEWEST, NEXT } from "../support/template-sets.js";
 
 const EDIT = " Check every claim.";
 const SESSIONS = readdirSync(join(import.meta.dirname, "../fixtures/examples")).filter((f) =>
 	f.endsWith(".jsonl"),
 );
 
-/** The newest set's harness with its last line edited and its version bumped. */
-function editHarness(dir: string): void {
-	rewrite(join(dir, "templates", NEWEST, "harness.hbs"), (t) =>
-		withVersion(editLastLine(t, EDIT), bumped(versionOf(t))),
+/** A set's harness (the newest's by default) with its last line edited and its version bumped. */
+function editHarness(dir: string, set = NEWEST): void {
+	rewrite(join(dir, "templates", set, "harness.hbs"), (t) =>
+		bumpedEdit(t, (text) => editLastLine(text, EDIT)),
 	);
 }
 
@@ -41,22 +41,9 @@ function gitRepo(dir: string): (...args: string[]) => string {
 describe("diff over many sessions", () => {
 	it("prints a hunk the sessions share once, with their count and a few names", async () => {
 		const dir = projectCopy();
-		const next = `v${Number(NEWEST.slice(1)) + 1}`;
 		expect((await cli(dir, "new-set", "--templates", "templates")).code).toBe(0);
-		rewrite(join(dir, "templates", next, "harness.hbs"), (t) =>
-			withVersion(editLastLine(t, EDIT), bumped(versionOf(t))),
-		);
-		const args = [
-			"diff",
-			"test/fixtures/examples",
-			"--from",
-			NEWEST,
-			"--to",
-			next,
-			"--tokenizer",
-			"o200k",
-		];
-		const run = await cli(dir, ...args, "--templates", "templates");
+		editHarness(dir, NEXT);
+		const run = await diffExamples(dir, NEWEST, NEXT, "--tokenizer", "o200k");
 		expect(run.code, run.stderr).toBe(0);
 		expect(count(run.stdout, `${EDIT}\n`)).toBe(1);
 		expect(run.stdout).toMatch(
@@ -65,7 +52,7 @@ describe("diff over many sessions", () => {
 			),
 		);
 		expect(run.stdout).toContain(`${SESSIONS.length} sessions: ${SESSIONS.length} changed`);
-		const json = await cli(dir, ...args, "--templates", "templates", "--format", "json");
+		const json = await diffExamples(dir, NEWEST, NEXT, "--tokenizer", "o200k", "--format", "json");
 		const parsed = JSON.parse(json.stdout) as { sessions: { changed: { section: string }[] }[] };
 		expect(parsed.sessions).toHaveLength(SESSIONS.length);
 		for (const s of parsed.sessions) expect(s.changed.map((c) => c.section)).toContain("harness");

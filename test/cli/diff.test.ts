@@ -4,7 +4,6 @@
  * shape, a failing session among good ones, another templates folder as a
  * side, and the worker pool giving what one thread gives.
  */
-import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
@@ -12,37 +11,14 @@ import { describe, expect, it } from "vitest";
 import { formatGroups, groupHunks } from "../../src/measure/diff-groups.js";
 import { summarize } from "../../src/measure/diff-report.js";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
-import { runCli } from "../support/cli.js";
+import { runBuilt, runCli, runJson } from "../support/cli.js";
 import { section } from "../support/session.js";
 import { tempDir } from "../support/temp.js";
-import {
-	addLine,
-	BUNDLED_SET,
-	bumped,
-	ROOT,
-	versionOf,
-	withVersion,
-} from "../support/template-sets.js";
+import { addLine, BUNDLED_SET, ROOT, templateSet, twoSets } from "../support/template-sets.js";
 
 const EXAMPLES = join(ROOT, "test/fixtures/examples");
 const count = (text: string, part: string) => text.split(part).length - 1;
 const plain = { disallowedSpecial: new Set<string>() };
-
-/** A templates folder with v1 (the bundled newest) and v2: a line added to its harness, the collapse framing's marker edited. */
-function twoSets(): string {
-	const root = tempDir("theway-diff-");
-	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
-	cpSync(BUNDLED_SET, join(root, "v2"), { recursive: true });
-	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
-	const edit = (name: string, change: (t: string) => string) => {
-		const file = join(root, "v2", name);
-		const text = readFileSync(file, "utf8");
-		writeFileSync(file, withVersion(change(text), bumped(versionOf(text))));
-	};
-	edit("harness.hbs", (t) => addLine(t, ADDED));
-	edit("collapse-context.hbs", (t) => t.split(MARKER).join(EDITED_MARKER));
-	return root;
-}
 
 /** The line v2's harness adds. */
 const ADDED = "Always.";
@@ -51,24 +27,20 @@ const MARKER = parseTemplateFile(
 	"collapse-context.hbs",
 ).meta.marker as string;
 const EDITED_MARKER = `${MARKER.slice(0, -1)}, in brief]`;
-const templates = twoSets();
+/** v1 and v2: a line added to v2's harness, the collapse framing's marker edited. */
+const templates = twoSets({
+	"harness.hbs": (t) => addLine(t, ADDED),
+	"collapse-context.hbs": (t) => t.split(MARKER).join(EDITED_MARKER),
+});
+/** The sides most cases compare: v1 to v2 of {@link templates}. */
+const V1_V2 = ["--templates", templates, "--from", "v1", "--to", "v2"];
 
-async function diffJson(...argv: string[]) {
-	const result = await runCli(["diff", ...argv, "--format", "json"]);
-	return { ...result, json: JSON.parse(result.stdout) };
-}
+const diff = (...argv: string[]) => runCli(["diff", ...argv]);
+const diffJson = (...argv: string[]) => runJson(["diff", ...argv]);
 
 describe("diff between two sets", () => {
 	it("lists each changed section and framing with both token counts", async () => {
-		const { code, json } = await diffJson(
-			EXAMPLES,
-			"--templates",
-			templates,
-			"--from",
-			"v1",
-			"--to",
-			"v2",
-		);
+		const { code, json } = await diffJson(EXAMPLES, ...V1_V2);
 		expect(code).toBe(0);
 		const child = json.sessions.find((s: { file: string }) =>
 			s.file.endsWith("2-collapse-child.jsonl"),
@@ -94,16 +66,7 @@ describe("diff between two sets", () => {
 	});
 
 	it("prints unified diffs of the changed text, and the summary", async () => {
-		const result = await runCli([
-			"diff",
-			join(EXAMPLES, "1-normal.jsonl"),
-			"--templates",
-			templates,
-			"--from",
-			"v1",
-			"--to",
-			"v2",
-		]);
+		const result = await diff(join(EXAMPLES, "1-normal.jsonl"), ...V1_V2);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toContain(`\n+${ADDED}\n`);
 		expect(result.stdout).not.toMatch(/^-/m); // a line added, none removed
@@ -114,20 +77,9 @@ describe("diff between two sets", () => {
 
 	it("--exit-code: 1 when anything changed, 0 when nothing did", async () => {
 		const file = join(EXAMPLES, "1-normal.jsonl");
-		const changed = await runCli([
-			"diff",
-			file,
-			"--templates",
-			templates,
-			"--from",
-			"v1",
-			"--to",
-			"v2",
-			"--exit-code",
-		]);
+		const changed = await diff(file, ...V1_V2, "--exit-code");
 		expect(changed.code).toBe(1);
-		const same = await runCli([
-			"diff",
+		const same = await diff(
 			file,
 			"--templates",
 			templates,
@@ -136,7 +88,7 @@ describe("diff between two sets", () => {
 			"--to",
 			"v1",
 			"--exit-code",
-		]);
+		);
 		expect(same.code).toBe(0);
 		expect(same.stdout).toMatch(/^1 session: 0 changed, 1 unchanged$/m);
 	});
@@ -170,15 +122,7 @@ describe("diff over a corpus with a broken session", () => {
 	writeFileSync(join(corpus, "nested", "broken.jsonl"), '{"type":"session"\n');
 
 	it("reports the failing session with its location and compares the others (exit 1)", async () => {
-		const { code, json } = await diffJson(
-			corpus,
-			"--templates",
-			templates,
-			"--from",
-			"v1",
-			"--to",
-			"v2",
-		);
+		const { code, json } = await diffJson(corpus, ...V1_V2);
 		expect(code).toBe(1);
 		const broken = json.sessions.find((s: { file: string }) => s.file.endsWith("broken.jsonl"));
 		expect(broken.error).toMatch(/broken\.jsonl:1(:\d+)?: /);
@@ -186,10 +130,7 @@ describe("diff over a corpus with a broken session", () => {
 	});
 
 	it("names the broken session's path once in its text error line", async () => {
-		const result = await runCli(
-			["diff", "nested/broken.jsonl", "--templates", templates, "--from", "v1", "--to", "v2"],
-			corpus,
-		);
+		const result = await runCli(["diff", "nested/broken.jsonl", ...V1_V2], corpus);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toMatch(/^theway-context: nested\/broken\.jsonl:1(:\d+)?: error: /m);
 		expect(count(result.stderr, "broken.jsonl")).toBe(1);
@@ -198,37 +139,9 @@ describe("diff over a corpus with a broken session", () => {
 	it.skipIf(!existsSync(join(ROOT, "dist/cli/diff-worker.js")))(
 		"gives on worker threads what it gives on one",
 		async () => {
-			const { json: one } = await diffJson(
-				corpus,
-				"--templates",
-				templates,
-				"--from",
-				"v1",
-				"--to",
-				"v2",
-				"--jobs",
-				"1",
-			);
-			const out = spawnSync(
-				process.execPath,
-				[
-					join(ROOT, "dist/cli/bin.js"),
-					"diff",
-					corpus,
-					"--templates",
-					templates,
-					"--from",
-					"v1",
-					"--to",
-					"v2",
-					"--jobs",
-					"3",
-					"--format",
-					"json",
-				],
-				{ cwd: ROOT, encoding: "utf8" },
-			);
-			expect(out.status).toBe(1);
+			const { json: one } = await diffJson(corpus, ...V1_V2, "--jobs", "1");
+			const out = await runBuilt(["diff", corpus, ...V1_V2, "--jobs", "3", "--format", "json"]);
+			expect(out.code).toBe(1);
 			expect(JSON.parse(out.stdout)).toEqual(one);
 		},
 	);
@@ -239,16 +152,16 @@ describe("diff of a damaged session", () => {
 	const lines = readFileSync(join(EXAMPLES, "1-normal.jsonl"), "utf8").split("\n");
 	lines.splice(2, 0, "not json");
 	writeFileSync(join(dir, "damaged.jsonl"), lines.join("\n"));
-	const argv = ["diff", join(dir, "damaged.jsonl"), "--templates", templates];
+	const damaged = join(dir, "damaged.jsonl");
 
 	it("lists what the read skipped once on stderr and counts it in the summary; --quiet does not", async () => {
-		const loud = await runCli([...argv, "--from", "v1", "--to", "v2"]);
+		const loud = await diff(damaged, ...V1_V2);
 		expect(loud.code, loud.stderr).toBe(0);
 		expect(count(loud.stderr, "damaged.jsonl:3")).toBe(1);
 		expect(loud.stdout).toMatch(/1 session: 1 changed, 0 unchanged; 1 warning\n/);
-		const quiet = await runCli([...argv, "--from", "v1", "--to", "v2", "--quiet"]);
+		const quiet = await diff(damaged, ...V1_V2, "--quiet");
 		expect(quiet.stderr).toBe("");
-		const json = await diffJson(...argv.slice(1), "--from", "v1", "--to", "v2", "--quiet");
+		const json = await diffJson(damaged, ...V1_V2, "--quiet");
 		expect(json.json.sessions[0].warnings).toBe(1);
 		expect(json.json.summary.warnings).toBe(1);
 	});
@@ -327,12 +240,9 @@ describe("diff: usage", () => {
 	});
 
 	it("a side that does not build stops the diff once, with its located error, before any session", async () => {
-		const broken = tempDir("theway-broken-side-");
-		cpSync(BUNDLED_SET, join(broken, "v1"), { recursive: true });
-		cpSync(join(ROOT, "categories.yaml"), join(broken, "categories.yaml"));
+		const broken = templateSet({ "tools.hbs": (t) => `${t}{{noSuchField}}\n` });
 		const tools = join(broken, "v1", "tools.hbs");
-		writeFileSync(tools, `${readFileSync(tools, "utf8")}{{noSuchField}}\n`);
-		const result = await runCli(["diff", EXAMPLES, "--from", BUNDLED_SET, "--to", broken]);
+		const result = await diff(EXAMPLES, "--from", BUNDLED_SET, "--to", broken);
 		expect(result.code).toBe(1);
 		expect(result.stderr.match(/noSuchField/g)?.length).toBeGreaterThan(0);
 		expect(result.stderr).toContain(tools);
@@ -344,11 +254,7 @@ describe("diff: usage", () => {
 
 describe("diff on a terminal", () => {
 	it("colours the diff lines and shows progress on stderr", async () => {
-		const result = await runCli(
-			["diff", EXAMPLES, "--templates", templates, "--from", "v1", "--to", "v2", "--jobs", "1"],
-			ROOT,
-			true,
-		);
+		const result = await runCli(["diff", EXAMPLES, ...V1_V2, "--jobs", "1"], ROOT, true);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toContain(`\u001b[32m+${ADDED}\u001b[0m`);
 		expect(result.stdout).toContain(`\u001b[31m-${MARKER}\u001b[0m`);

@@ -30,32 +30,60 @@ interface Case {
 }
 
 const MODEL = ["--model", "anthropic:claude-sonnet-4-5"];
-/** What the error says, by the input it names. */
-const MISSING = /missing\.jsonl: error: /;
-const BAD = /bad\.jsonl:1: error: /;
-const BROKEN = /broken\/v1\/system\.hbs:\d+:\d+: error: /;
-const EMPTY = /empty: error: /;
-const NO_FOLDER = /error: --templates \S*missing: no such folder/;
 const SIDES = ["--from", NEWEST, "--to", NEWEST];
+
+/** A session (or source) that is not there, given with `more` arguments. */
+const missing = (...more: string[]): Case => ({
+	what: "a session that is not there",
+	args: ["missing.jsonl", ...more],
+	code: 1,
+	says: /missing\.jsonl: error: /,
+});
+/** A session that is there but has no header. */
+const headless = (...more: string[]): Case => ({
+	what: "a session with no header",
+	args: ["bad.jsonl", ...more],
+	code: 1,
+	says: /bad\.jsonl:1: error: /,
+});
+/** A templates folder that is not there: wrong usage. */
+const noTemplates = (...more: string[]): Case => ({
+	what: "a templates folder that is not there",
+	args: [...more, "--templates", "missing"],
+	code: 2,
+	says: /error: --templates \S*missing: no such folder/,
+});
+/** A templates folder with no set in it. */
+const emptyTemplates: Case = {
+	what: "a templates folder with no set",
+	args: ["--templates", "empty"],
+	code: 1,
+	says: /empty: error: /,
+};
+/** What a set whose system template does not parse is said at. */
+const BROKEN = /broken\/v1\/system\.hbs:\d+:\d+: error: /;
+/** A set whose system template does not parse. */
+const brokenTemplates = (...more: string[]): Case => ({
+	what: "a template that does not parse",
+	args: [...more, "--templates", "broken"],
+	code: 1,
+	says: BROKEN,
+});
+/** A JSON file that does not parse, given to `option`. */
+const badJson = (option: string, ...more: string[]): Case => ({
+	what: `${option} with a file that is not JSON`,
+	args: [...more, option, "bad.json"],
+	code: 1,
+	says: /bad\.json(:\d+)*: error: /,
+});
 
 /** Each command's failures past an unknown option (which every command gets, below). */
 const FAILURES: Record<string, Case[]> = {
-	render: [
-		{ what: "a session that is not there", args: ["missing.jsonl"], code: 1, says: MISSING },
-		{ what: "a session with no header", args: ["bad.jsonl"], code: 1, says: BAD },
-	],
-	inspect: [
-		{ what: "a session that is not there", args: ["missing.jsonl"], code: 1, says: MISSING },
-		{ what: "a session with no header", args: ["bad.jsonl"], code: 1, says: BAD },
-	],
+	render: [missing(), headless()],
+	inspect: [missing(), headless()],
 	diff: [
-		{
-			what: "a session that is not there",
-			args: ["missing.jsonl", ...SIDES],
-			code: 1,
-			says: MISSING,
-		},
-		{ what: "a session with no header", args: ["bad.jsonl", ...SIDES], code: 1, says: BAD },
+		missing(...SIDES),
+		headless(...SIDES),
 		{
 			what: "a set on a side that does not build",
 			args: ["bad.jsonl", "--from", "broken", "--to", NEWEST],
@@ -63,29 +91,10 @@ const FAILURES: Record<string, Case[]> = {
 			says: BROKEN,
 		},
 	],
-	replay: [
-		{ what: "a session that is not there", args: ["missing.jsonl"], code: 1, says: MISSING },
-		{ what: "a session with no header", args: ["bad.jsonl"], code: 1, says: BAD },
-		{
-			what: "a price table that is not JSON",
-			args: ["bad.jsonl", "--prices", "bad.json"],
-			code: 1,
-			says: /bad\.json(:\d+)*: error: /,
-		},
-	],
+	replay: [missing(), headless(), badJson("--prices", "bad.jsonl")],
 	eval: [
-		{
-			what: "a session that is not there",
-			args: ["missing.jsonl", ...MODEL, "--dry-run"],
-			code: 1,
-			says: MISSING,
-		},
-		{
-			what: "a session with no header",
-			args: ["bad.jsonl", ...MODEL, "--dry-run"],
-			code: 1,
-			says: BAD,
-		},
+		missing(...MODEL, "--dry-run"),
+		headless(...MODEL, "--dry-run"),
 		{
 			what: "a model that names no provider",
 			args: ["bad.jsonl", "--model", "x", "--dry-run"],
@@ -95,59 +104,14 @@ const FAILURES: Record<string, Case[]> = {
 	],
 	preview: [
 		{ what: "a folder that is not there", args: ["missing"], code: 1, says: /missing: error: / },
-		{
-			what: "an eval report that is not JSON",
-			args: [".", "--eval", "bad.json"],
-			code: 1,
-			says: /bad\.json: error: /,
-		},
+		badJson("--eval", "."),
 	],
-	import: [
-		{ what: "a source that is not there", args: ["missing.jsonl"], code: 1, says: MISSING },
-		{ what: "a source of no known format", args: ["bad.jsonl"], code: 1, says: BAD },
-	],
-	build: [
-		{
-			what: "a templates folder that is not there",
-			args: ["--templates", "missing"],
-			code: 2,
-			says: NO_FOLDER,
-		},
-		{
-			what: "a templates folder with no set",
-			args: ["--templates", "empty"],
-			code: 1,
-			says: EMPTY,
-		},
-		{
-			what: "a template that does not parse",
-			args: ["--templates", "broken"],
-			code: 1,
-			says: BROKEN,
-		},
-	],
-	serve: [
-		{
-			what: "a templates folder that is not there",
-			args: ["--stdio", "--templates", "missing"],
-			code: 2,
-			says: NO_FOLDER,
-		},
-		{
-			what: "a template that does not parse",
-			args: ["--stdio", "--templates", "broken"],
-			code: 1,
-			says: BROKEN,
-		},
-	],
+	import: [missing(), { ...headless(), what: "a source of no known format" }],
+	build: [noTemplates(), emptyTemplates, brokenTemplates()],
+	serve: [noTemplates("--stdio"), brokenTemplates("--stdio")],
 	lsp: [
 		{ what: "no --stdio", args: [], code: 2, says: /--stdio/ },
-		{
-			what: "a templates folder that is not there",
-			args: ["--stdio", "--templates", "missing"],
-			code: 2,
-			says: NO_FOLDER,
-		},
+		noTemplates("--stdio"),
 		{
 			what: "stdin that is not the protocol",
 			args: ["--stdio"],
@@ -156,20 +120,7 @@ const FAILURES: Record<string, Case[]> = {
 			says: /standard input ended/,
 		},
 	],
-	"new-set": [
-		{
-			what: "a templates folder that is not there",
-			args: ["--templates", "missing"],
-			code: 2,
-			says: NO_FOLDER,
-		},
-		{
-			what: "a templates folder with no set",
-			args: ["--templates", "empty"],
-			code: 1,
-			says: EMPTY,
-		},
-	],
+	"new-set": [noTemplates(), emptyTemplates],
 };
 
 /** A diagnostic: the program, a location or none, a severity, a message. */

@@ -6,7 +6,7 @@
  * per-message array into a call's arguments, which overflows the stack at
  * ~125k (exit 70).
  */
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SessionDiff } from "../../src/measure/compare.js";
@@ -16,14 +16,7 @@ import { summarize } from "../../src/replay/summary.js";
 import { runCli } from "../support/cli.js";
 import { HEADER } from "../support/session.js";
 import { tempDir } from "../support/temp.js";
-import {
-	BUNDLED_SET,
-	bumped,
-	editLastLine,
-	ROOT,
-	versionOf,
-	withVersion,
-} from "../support/template-sets.js";
+import { editLastLine, twoSets } from "../support/template-sets.js";
 
 const MESSAGES = 200_000;
 /** A model call after every this many messages: few calls keep the replay quick. */
@@ -53,18 +46,6 @@ function largeLog(path: string): void {
 		parent = id;
 	}
 	writeFileSync(path, `${lines.join("\n")}\n`);
-}
-
-/** A templates folder with v1 (the bundled newest) and v2, its harness's last line edited. */
-function twoSets(): string {
-	const root = tempDir("theway-large-sets-");
-	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
-	cpSync(BUNDLED_SET, join(root, "v2"), { recursive: true });
-	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
-	const file = join(root, "v2", "harness.hbs");
-	const text = readFileSync(file, "utf8");
-	writeFileSync(file, withVersion(editLastLine(text, " Always."), bumped(versionOf(text))));
-	return root;
 }
 
 // Seconds each on a quiet machine; the limit leaves room for a busy one.
@@ -100,7 +81,8 @@ describe("a session of 200,000 messages through the commands", { timeout: 180_00
 	});
 
 	it("diffs a folder holding it", async () => {
-		const sides = ["--templates", twoSets(), "--from", "v1", "--to", "v2"];
+		const templates = twoSets({ "harness.hbs": (t) => editLastLine(t, " Always.") });
+		const sides = ["--templates", templates, "--from", "v1", "--to", "v2"];
 		const r = await runCli(["diff", dir, ...sides, "--tokenizer", "chars", "--jobs", "1"]);
 		expect(r.code, r.stderr).toBe(0);
 		expect(r.stdout).toContain("2 sessions: 2 changed");

@@ -7,18 +7,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { ContextService, convertToLlm, type LlmMessage } from "../../src/index.js";
-import { entry, HEADER, user, writeLog } from "../support/session.js";
-import { longText, toolCall, toolResult, virtualizingSet } from "../support/tool-results.js";
+import { entry, writeLog } from "../support/session.js";
+import { twoReads, virtualizingSet } from "../support/tool-results.js";
 
 /** A large read (a stub), a small one (stored as is) and a bash execution (framed). */
 function session() {
 	return [
-		HEADER,
-		user("u1", null, "go"),
-		toolCall("a1", "u1", "c1"),
-		toolResult("r1", "a1", "c1", longText(40)),
-		toolCall("a2", "r1", "c2"),
-		toolResult("r2", "a2", "c2", "ok"),
+		...twoReads(),
 		entry("b1", "r2", {
 			type: "message",
 			message: {

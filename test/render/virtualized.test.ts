@@ -15,10 +15,16 @@ import {
 } from "../../src/index.js";
 import { loadTokenizerSync } from "../../src/text/tokenizer.js";
 import { neutralize } from "../../src/view/neutralize.js";
-import { HEADER, user, writeLog } from "../support/session.js";
+import { HEADER, writeLog } from "../support/session.js";
 import { tempDir } from "../support/temp.js";
 import { STUB_FILE, templateSet } from "../support/template-sets.js";
-import { longText, toolCall, toolResult, virtualizingSet } from "../support/tool-results.js";
+import {
+	longText,
+	toolCall,
+	toolResult,
+	twoReads,
+	virtualizingSet,
+} from "../support/tool-results.js";
 
 const _count = (text: string) => loadTokenizerSync("o200k").count(text);
 const textOf = (m: LlmMessage | undefined) =>
@@ -27,12 +33,7 @@ const textOf = (m: LlmMessage | undefined) =>
 /** user, then a large read, a small read and a large failed bash: results at 2, 4 and 6. */
 function session(errorContent = longText(40, "error")) {
 	return [
-		HEADER,
-		user("u1", null, "go"),
-		toolCall("a1", "u1", "c1"),
-		toolResult("r1", "a1", "c1", longText(40)),
-		toolCall("a2", "r1", "c2"),
-		toolResult("r2", "a2", "c2", "ok"),
+		...twoReads(),
 		toolCall("a3", "r2", "c3", "bash"),
 		toolResult("r3", "a3", "c3", errorContent, { isError: true, name: "bash" }),
 	];

@@ -10,7 +10,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../support/cli.js";
+import type { Billed } from "../../src/replay/bill.js";
+import { runJson } from "../support/cli.js";
 
 const IMPORTERS = join(import.meta.dirname, "../../../shared/corpora/importers");
 const FRESH = join(IMPORTERS, "fresh-2026-12-04");
@@ -40,19 +41,10 @@ const CCUSAGE: Record<string, [number, number, number, number, number]> = {
 	],
 };
 
-interface Billed {
-	calls: number;
-	input: number;
-	cacheRead: number;
-	cacheWrite: number;
-	output: number;
-	cost: number | null;
-}
-
 async function billed(file: string): Promise<Billed> {
-	const result = await runCli(["replay", file, "--format", "json", "--quiet", "--jobs", "1"]);
+	const result = await runJson(["replay", file, "--quiet", "--jobs", "1"]);
 	expect(result.code, result.stderr).toBe(0);
-	return JSON.parse(result.stdout).sessions[0].billed as Billed;
+	return result.json.sessions[0].billed as Billed;
 }
 
 const figures = (b: Billed) => [b.input, b.output, b.cacheWrite, b.cacheRead];

@@ -12,20 +12,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../support/cli.js";
+import type { Billed } from "../../src/replay/bill.js";
+import { runCli, runJson } from "../support/cli.js";
 import { tempDir } from "../support/temp.js";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures");
 const SNAPSHOTS = join(import.meta.dirname, "../../snapshots/replay-bill");
 
-interface Billed {
-	calls: number;
-	input: number;
-	cacheRead: number;
-	cacheWrite: number;
-	output: number;
-	cost: number | null;
-}
 interface Report {
 	sessions: {
 		file: string;
@@ -38,9 +31,9 @@ interface Report {
 }
 
 async function replay(...args: string[]): Promise<{ report: Report; stderr: string }> {
-	const result = await runCli(["replay", ...args, "--format", "json"], FIXTURES);
+	const result = await runJson<Report>(["replay", ...args], FIXTURES);
 	expect(result.code, result.stderr).toBe(0);
-	return { report: JSON.parse(result.stdout) as Report, stderr: result.stderr };
+	return { report: result.json, stderr: result.stderr };
 }
 
 /** What the bill and the calls' recorded usage are (not the what-if's counts, which follow the templates). */

@@ -40,6 +40,18 @@ export function cli(cwd: string, ...argv: string[]): Promise<Run> {
 	return runCli(argv, cwd);
 }
 
+/**
+ * `theway-context argv… --format json` in `cwd`, in this process: the run
+ * and its standard output parsed (undefined when it printed nothing).
+ */
+export async function runJson<T = ReturnType<typeof JSON.parse>>(
+	argv: readonly string[],
+	cwd = ROOT,
+): Promise<Run & { json: T }> {
+	const run = await runCli([...argv, "--format", "json"], cwd);
+	return { ...run, json: run.stdout === "" ? undefined : JSON.parse(run.stdout) };
+}
+
 /** How many built CLIs {@link runBuilt} runs at once (the others wait their turn). */
 const AT_ONCE = 4;
 let running = 0;

@@ -1,14 +1,15 @@
 /**
  * A throwaway copy of the project as a prompt engineer has it: every
  * template set with its lock, `categories.yaml` beside the templates, the
- * example fixtures and their snapshots; and the CLI run in it, in process.
+ * example fixtures and their snapshots; the CLI is run in it with {@link cli}.
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { main } from "../../src/cli/main.js";
+import { cli, ROOT, type Run } from "./cli.js";
 import { tempDir } from "./temp.js";
 
-export const ROOT = join(import.meta.dirname, "../..");
+/** The CLI run in process, as the project's tests run it (one runner: support/cli.ts). */
+export { cli, ROOT, type Run } from "./cli.js";
 
 /** A project folder: `templates/` (without its precompiled sets), fixtures and snapshots. */
 export function projectCopy(): string {
@@ -25,26 +26,26 @@ export function projectCopy(): string {
 	return dir;
 }
 
-export interface Run {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
-
-/** `theway-context argv…` run in `cwd`. */
-export async function cli(cwd: string, ...argv: string[]): Promise<Run> {
-	let stdout = "";
-	let stderr = "";
-	const code = await main(argv, {
-		stdout: (t) => {
-			stdout += t;
-		},
-		stderr: (t) => {
-			stderr += t;
-		},
-		cwd,
-	});
-	return { code, stdout, stderr };
+/** `diff` of a copy's example sessions, set `from` against set `to` of its templates folder. */
+export function diffExamples(
+	dir: string,
+	from: string,
+	to: string,
+	...more: string[]
+): Promise<Run> {
+	const examples = "test/fixtures/examples";
+	return cli(
+		dir,
+		"diff",
+		examples,
+		"--from",
+		from,
+		"--to",
+		to,
+		"--templates",
+		"templates",
+		...more,
+	);
 }
 
 /** Rewrites a file with a function of its text. */

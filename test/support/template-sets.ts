@@ -14,6 +14,8 @@ export const ROOT = join(import.meta.dirname, "../..");
 export const NEWEST = [...readTemplateSets(join(ROOT, "templates")).keys()].at(-1) as string;
 /** The newest bundled set's folder. */
 export const BUNDLED_SET = join(ROOT, "templates", NEWEST);
+/** The set `new-set` makes from the newest bundled one. */
+export const NEXT = `v${Number(NEWEST.slice(1)) + 1}`;
 
 /** The front-matter version of a template's text. */
 export function versionOf(text: string): string {
@@ -53,6 +55,11 @@ export function withVersion(text: string, version: string): string {
 	return text.replace(/^version: .*$/m, `version: "${version}"`);
 }
 
+/** A template's text changed by `change`, its version bumped: an edit the build takes. */
+export function bumpedEdit(text: string, change: (text: string) => string): string {
+	return withVersion(change(text), bumped(versionOf(text)));
+}
+
 /**
  * A templates folder holding one set `v1`, the newest bundled one (its categories
  * beside it, shared) with each file in
@@ -73,6 +80,22 @@ export function templateSet(
 		if (change === null) rmSync(file);
 		else
 			writeFileSync(file, typeof change === "string" ? change : change(readFileSync(file, "utf8")));
+	}
+	return root;
+}
+
+/**
+ * A templates folder holding `v1`, the newest bundled set, and `v2`, the same
+ * with each file in `changes` edited ({@link bumpedEdit}) or, for `null`,
+ * deleted: two sets for a diff.
+ */
+export function twoSets(changes: Record<string, ((text: string) => string) | null>): string {
+	const root = templateSet();
+	cpSync(join(root, "v1"), join(root, "v2"), { recursive: true });
+	for (const [name, change] of Object.entries(changes)) {
+		const file = join(root, "v2", name);
+		if (change === null) rmSync(file);
+		else writeFileSync(file, bumpedEdit(readFileSync(file, "utf8"), change));
 	}
 	return root;
 }

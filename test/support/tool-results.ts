@@ -1,6 +1,6 @@
 /** Tool calls and results for session logs written by tests, and a set that virtualizes small results. */
 
-import { entry } from "./session.js";
+import { entry, HEADER, user } from "./session.js";
 import { bundledStub, STUB_FILE, templateSet, withPolicy } from "./template-sets.js";
 
 /** An assistant message that calls tool `name` with the call id `callId`. */
@@ -60,4 +60,20 @@ export function virtualizingSet(
 /** A text of `lines` numbered lines: well over {@link SMALL_POLICY}'s threshold from 10 lines on. */
 export function longText(lines: number, word = "line"): string {
 	return Array.from({ length: lines }, (_, i) => `${word} ${i + 1} of the output`).join("\n");
+}
+
+/**
+ * A session's start: a header, a user's question, a large read (over
+ * {@link SMALL_POLICY}'s threshold: a stub) and a small one (kept as it
+ * is), their results at messages 2 and 4; the last entry is `r2`.
+ */
+export function twoReads() {
+	return [
+		HEADER,
+		user("u1", null, "go"),
+		toolCall("a1", "u1", "c1"),
+		toolResult("r1", "a1", "c1", longText(40)),
+		toolCall("a2", "r1", "c2"),
+		toolResult("r2", "a2", "c2", "ok"),
+	];
 }
