@@ -9,26 +9,32 @@ import type { EvalSide } from "../eval/contexts.js";
 import { KEY_VARIABLES, runEval } from "../eval/eval.js";
 import { formatMarkdown, formatText } from "../eval/format.js";
 import { formatJunit } from "../eval/junit.js";
+import { createTask } from "../eval/prepare.js";
 import { type EvalReport, failed } from "../eval/report.js";
 import { parseModel } from "../eval/settings.js";
 import { ioError } from "../log/read.js";
 import { Prices, readPrices } from "../replay/prices.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
-import { loadTokenizer } from "../text/tokenizer.js";
 import { defineCommand } from "./command.js";
 import { EVAL } from "./commands/eval.js";
 import { checkSide, displayPath, sessionFiles } from "./corpus.js";
 import { type Io, printJson, readOptionFile } from "./io.js";
+import { commandTask, runPool } from "./pool.js";
 import { vsSide } from "./replay.js";
 import { baseUrlOption, samplingOptions } from "./request-options.js";
 import { readToolsOption } from "./tools-option.js";
 import { usageError } from "./usage.js";
 import { printFailures, printWarnings } from "./voice.js";
 
+/** The work on one session, for the pool's worker threads (which load this command's bundle). */
+export { createTask } from "../eval/prepare.js";
+
+const TASK = commandTask("eval", new URL("../eval/prepare.js", import.meta.url), createTask);
+
 /** The `eval` command. */
 export const evalCommand = defineCommand(EVAL, async ({ values, positionals }, io) => {
 	const model = asUsage(() => parseModel(values.model as string));
-	const { format, samples, concurrency } = values;
+	const { format, samples, concurrency, jobs } = values;
 	const selection = asUsage(() => parseCalls(values.calls));
 	const seed = values.seed ?? randomSeed();
 	const maxCost = values["max-cost"];
@@ -73,7 +79,8 @@ export const evalCommand = defineCommand(EVAL, async ({ values, positionals }, i
 			...(baseUrl === undefined ? {} : { baseUrl }),
 			...keyOf(model.provider),
 			strict: values.strict,
-			tokenizer: await loadTokenizer("o200k"),
+			tokenizer: "o200k",
+			prepare: (list, init) => runPool(TASK, list, { init, jobs, minItemsPerThread: 1 }),
 			signal: controller.signal,
 			say,
 			...(tty

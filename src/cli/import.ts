@@ -1,24 +1,18 @@
 /** `theway-context import`: Claude Code and Codex sessions written as session logs of ours. */
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type RecordCount, sumCounts } from "../import/accounting.js";
 import { defineCommand } from "./command.js";
 import { IMPORT } from "./commands/import.js";
 import { isDirectory, sessionFiles } from "./corpus.js";
 import { createTask, type ImportJob, type ImportOutcome } from "./import-job.js";
-import { runPool } from "./pool.js";
+import { commandTask, runPool } from "./pool.js";
 import { usageError } from "./usage.js";
 import { printDiagnostic } from "./voice.js";
 
 export { createTask } from "./import-job.js";
 
-/** The command's bundle when built (it exports the task, and starts faster), else the task's own module. */
-const BUNDLE = new URL("./import.cjs", import.meta.url);
-const TASK = {
-	module: existsSync(fileURLToPath(BUNDLE)) ? BUNDLE : new URL("./import-job.js", import.meta.url),
-	create: createTask,
-};
+const TASK = commandTask("import", new URL("./import-job.js", import.meta.url), createTask);
 
 /** A source file and the name of its log, relative to the output folder. */
 interface Source {

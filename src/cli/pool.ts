@@ -44,6 +44,20 @@ export interface PoolOptions<C> {
 	size?: { total: number; perThread: number };
 }
 
+/**
+ * The pool task of `command`: workers load the command's bundle when it is
+ * built (`dist/cli/<command>.cjs`, which exports `createTask` and starts
+ * faster), else `module`, the task's own compiled module.
+ */
+export function commandTask<I, R, C>(
+	command: string,
+	module: URL,
+	create: (init: C) => (item: I) => R,
+): PoolTask<I, R, C> {
+	const bundle = new URL(`./${command}.cjs`, import.meta.url);
+	return { module: existsSync(fileURLToPath(bundle)) ? bundle : module, create };
+}
+
 /** Whether worker threads can run `module` here (both compiled modules exist). */
 export function workersAvailable(module: URL): boolean {
 	return existsSync(fileURLToPath(WORKER)) && existsSync(fileURLToPath(module));

@@ -1,7 +1,6 @@
 /** `theway-context replay`: what every model call of a session costs, cached and uncached. */
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ioError } from "../log/read.js";
 import { calibrate, uncalibrated } from "../replay/calibrate.js";
 import { formatCalibration, formatSession, formatSummary } from "../replay/format.js";
@@ -22,7 +21,7 @@ import {
 } from "./corpus.js";
 import { type Io, printJson } from "./io.js";
 import type { Parsed } from "./options.js";
-import { runPool } from "./pool.js";
+import { commandTask, runPool } from "./pool.js";
 import type { RevisionFolder } from "./revision.js";
 import { readToolsOption, toolsView } from "./tools-option.js";
 import { unitsOption } from "./units-option.js";
@@ -31,14 +30,7 @@ import { printFailures, printWarnings, warn } from "./voice.js";
 
 export { createTask } from "../replay/pool.js";
 
-/** The command's bundle when built (it exports the task, and starts faster), else the task's own module. */
-const BUNDLE = new URL("./replay.cjs", import.meta.url);
-const TASK = {
-	module: existsSync(fileURLToPath(BUNDLE))
-		? BUNDLE
-		: new URL("../replay/pool.js", import.meta.url),
-	create: createTask,
-};
+const TASK = commandTask("replay", new URL("../replay/pool.js", import.meta.url), createTask);
 
 /** The `replay` command. */
 export const replayCommand = defineCommand(REPLAY, async (parsed, io) => {

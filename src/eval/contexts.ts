@@ -6,9 +6,9 @@
  * are replay's (its walk over the active branch), so indices and entry ids
  * agree with replay's report.
  */
-import { ContextError, type Diagnostic } from "../errors.js";
+import type { Diagnostic } from "../errors.js";
 import { SessionWalk } from "../replay/walk.js";
-import type { ContextBundle, LoadOptions } from "../service/bundle.js";
+import type { Composed, ContextBundle, LoadOptions } from "../service/bundle.js";
 import { ContextService } from "../service/context-service.js";
 import { compileTemplateSet } from "../templates/compile.js";
 import { TemplateRegistry } from "../templates/registry.js";
@@ -64,8 +64,6 @@ export type BaseSettings = Omit<RequestSettings, "tools">;
 export interface LeafRequest {
 	body: RequestBody;
 	bundle: ContextBundle;
-	/** Whether the tools came from the session (no manifest given). */
-	sessionTools: boolean;
 	inputTokens?: number;
 }
 
@@ -82,10 +80,25 @@ export async function leafRequest(
 	options: LoadOptions,
 	settings: BaseSettings | ((bundle: ContextBundle) => BaseSettings),
 	manifest: readonly ToolDefinition[] | undefined,
-	tokenizer?: Tokenizer,
 ): Promise<LeafRequest> {
-	const load = manifest === undefined ? options : { ...options, tools: toolNames(manifest) };
-	const { bundle, view } = await service.compose(file, load);
+	const composed = await service.compose(file, withManifest(options, manifest));
+	return requestOf(service, composed, settings, manifest);
+}
+
+/** The load options with a manifest's names as the session's tools. */
+function withManifest(options: LoadOptions, manifest: readonly ToolDefinition[] | undefined) {
+	return manifest === undefined ? options : { ...options, tools: toolNames(manifest) };
+}
+
+/** The request body of a composed bundle (see {@link leafRequest}), its tokens counted with `tokenizer`. */
+function requestOf(
+	service: ContextService,
+	composed: Composed,
+	settings: BaseSettings | ((bundle: ContextBundle) => BaseSettings),
+	manifest: readonly ToolDefinition[] | undefined,
+	tokenizer?: Tokenizer,
+): LeafRequest {
+	const { bundle, view } = composed;
 	const base = typeof settings === "function" ? settings(bundle) : settings;
 	const messages = service.convertToLlm(bundle);
 	const inventory = view.toolGroups.flatMap((g) => g.tools);
@@ -97,7 +110,6 @@ export async function leafRequest(
 	return {
 		body: requestBody(context, { ...base, tools }),
 		bundle,
-		sessionTools: manifest === undefined,
 		...(tokenizer === undefined ? {} : { inputTokens: countRequest(tokenizer, context) }),
 	};
 }
@@ -105,8 +117,6 @@ export async function leafRequest(
 /** Prepares the requests of sessions, one service per templates folder. */
 export class ContextBuilder {
 	private readonly services = new Map<string, ContextService>();
-	/** Whether any request's tools came from a session (said once on stderr). */
-	usedSessionTools = false;
 
 	constructor(
 		private readonly sides: readonly EvalSide[],
@@ -117,13 +127,13 @@ export class ContextBuilder {
 	) {}
 
 	/** The chosen calls of `file`, with their requests; the read's warnings into `diagnostics`. */
-	async prepare(
+	prepare(
 		file: string,
 		selection: CallSelection,
 		seed: number,
 		name: string,
 		diagnostics: Diagnostic[],
-	): Promise<PreparedCall[]> {
+	): PreparedCall[] {
 		const first = this.sides[0] as EvalSide;
 		const walk = new SessionWalk(file, this.options);
 		const set = this.service(first).templateSet(first.version ?? walk.pin?.version);
@@ -144,15 +154,14 @@ export class ContextBuilder {
 					leaf: call.parentId,
 					...(side.version === undefined ? {} : { templateVersion: side.version }),
 				};
-				const leaf = await leafRequest(
-					this.service(side),
-					file,
-					options,
+				const service = this.service(side);
+				const leaf = requestOf(
+					service,
+					service.composeSync(file, withManifest(options, this.manifest)),
 					this.settings,
 					this.manifest,
 					this.tokenizer,
 				);
-				if (leaf.sessionTools) this.usedSessionTools = true;
 				requests.push({
 					set: side.label ?? leaf.bundle.meta.templateVersion,
 					body: leaf.body,
@@ -197,10 +206,4 @@ export function recordedOf(message: Record<string, unknown>): Recorded {
 			b.type === "toolCall" ? [{ name: b.name, arguments: b.arguments }] : [],
 		),
 	};
-}
-
-/** A session that cannot be prepared: its error, located, as the report lists it. */
-export function preparationError(error: unknown): string {
-	if (error instanceof ContextError) return error.message;
-	throw error;
 }

@@ -5,17 +5,17 @@
  * asked for only when some request is not in the cache, the loop, and the
  * report. `dryRun` stops after the estimate with the request bodies.
  */
-import { basename } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
 import { PRICE_DATABASE, type Prices } from "../replay/prices.js";
-import type { Tokenizer } from "../text/tokenizer.js";
+import type { TokenizerName } from "../text/tokenizer.js";
 import type { ToolDefinition } from "../view/tools-manifest.js";
 import type { AssertTests } from "./assertions.js";
 import { cacheKey, ResponseCache } from "./cache.js";
 import type { CallSelection } from "./calls.js";
 import { createSender } from "./client.js";
-import { ContextBuilder, type EvalSide, type PreparedCall } from "./contexts.js";
+import type { EvalSide, PreparedCall } from "./contexts.js";
 import { modelPrice, requestBound, usageCost } from "./cost.js";
+import { type PreparedSession, type PrepareInit, prepareHere } from "./prepare.js";
 import { buildReport, type EvalReport, jobOrder } from "./report.js";
 import { type Job, runJobs } from "./run.js";
 import type { ModelChoice, RequestBody } from "./settings.js";
@@ -48,7 +48,13 @@ export interface EvalOptions {
 	timeoutMs?: number;
 	maxRetries?: number;
 	strict?: boolean;
-	tokenizer: Tokenizer;
+	/** How a request's input tokens are counted, for the estimate. */
+	tokenizer: TokenizerName;
+	/**
+	 * Prepares the sessions' requests, results in file order (the command
+	 * line's spreads them over threads, `--jobs`); default: here, in order.
+	 */
+	prepare?: (files: readonly string[], init: PrepareInit) => Promise<PreparedSession[]>;
 	signal: AbortSignal;
 	/** A line for stderr (the estimate, the tools' origin). */
 	say: (line: string) => void;
@@ -83,23 +89,22 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
 		...(o.temperature === undefined ? {} : { temperature: o.temperature }),
 		...(o.baseUrl === undefined ? {} : { baseUrl: o.baseUrl }),
 	};
-	const builder = new ContextBuilder(o.sides, settings, o.manifest, o.tokenizer, {
-		...(o.strict === undefined ? {} : { strict: o.strict }),
-	});
-	const calls: PreparedCall[] = [];
-	const failed: { file: string; error: string }[] = [];
-	const diagnostics: Diagnostic[] = [];
-	for (const file of o.files) {
-		try {
-			calls.push(
-				...(await builder.prepare(file, o.selection, o.seed, basename(file), diagnostics)),
-			);
-		} catch (error) {
-			if (!(error instanceof ContextError)) throw error;
-			failed.push({ file, error: error.message });
-		}
-	}
-	if (builder.usedSessionTools) {
+	const init: PrepareInit = {
+		sides: o.sides,
+		settings,
+		...(o.manifest === undefined ? {} : { manifest: o.manifest }),
+		selection: o.selection,
+		seed: o.seed,
+		tokenizer: o.tokenizer,
+		strict: o.strict === true,
+	};
+	const sessions = await (o.prepare ?? prepareHere)(o.files, init);
+	const calls: PreparedCall[] = sessions.flatMap((s) => s.calls);
+	const failed = sessions.flatMap((s) =>
+		s.error === undefined ? [] : [{ file: s.file, error: s.error }],
+	);
+	const diagnostics: Diagnostic[] = sessions.flatMap((s) => s.diagnostics);
+	if (o.manifest === undefined && calls.length > 0) {
 		o.say("no --tools FILE: each request declares the session's tools, with an open object schema");
 	}
 	const jobs = jobOrder(calls, o.dryRun ? 1 : o.samples, (call, side, sample) => {

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runEval } from "../../src/eval/eval.js";
 import { Prices } from "../../src/replay/prices.js";
-import { loadTokenizer } from "../../src/text/tokenizer.js";
 import { runCli } from "../support/cli.js";
 import { writeAgentSession } from "../support/eval-session.js";
 import { FakeProvider } from "../support/fake-provider.js";
@@ -259,7 +258,7 @@ describe("eval", () => {
 			dryRun: false,
 			baseUrl: url,
 			apiKey: KEY,
-			tokenizer: await loadTokenizer("chars"),
+			tokenizer: "chars",
 			signal: controller.signal,
 			say: () => undefined,
 			progress: () => {

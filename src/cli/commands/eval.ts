@@ -1,6 +1,15 @@
 /** `eval`, declared: its options and help (the body is ../eval.ts, loaded when it runs). */
 import { DEFAULT_TIMEOUT_MS, MAX_RETRIES } from "../../eval/settings.js";
-import { output, PRICES, REQUEST, SET, STRICTNESS, TEMPLATES, TOOLS } from "../option-groups.js";
+import {
+	CORPUS,
+	output,
+	PRICES,
+	REQUEST,
+	SET,
+	STRICTNESS,
+	TEMPLATES,
+	TOOLS,
+} from "../option-groups.js";
 import { declareCommand } from "../options.js";
 
 export const EVAL = declareCommand({
@@ -15,7 +24,8 @@ message's parent, as render --leaf gives it) under the set named, sent to
 the model; its answer is reported beside what the session did. With --vs,
 the same under a second set, and the flips: calls whose chosen tool (or
 text-only answer) differs between the sets. Claude Code and Codex sessions
-are read directly.`,
+are read directly. DIR is searched for .jsonl files; their requests are
+prepared on every core (--jobs), then sent --concurrency at a time.`,
 	options: {
 		model: {
 			type: "string",
@@ -89,6 +99,10 @@ json: the report
 junit: a test case per assertion per call
 markdown: a report for a pull request`,
 		),
+		jobs: {
+			...CORPUS.jobs,
+			help: "worker threads preparing the requests (each chosen call's context, under each set); the report is the same whatever N",
+		},
 		out: {
 			type: "path",
 			value: "FILE",
