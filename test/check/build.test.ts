@@ -15,11 +15,12 @@ import { section } from "../support/session.js";
 import { tempDir } from "../support/temp.js";
 import {
 	addLine,
-	BUNDLED_SET,
 	bumped,
+	copyBundledSet,
 	editLastLine,
 	ROOT,
 	versionOf,
+	withExtraCategory,
 	withVersion,
 } from "../support/template-sets.js";
 import { countingCompiler } from "../support/typecheck.js";
@@ -29,8 +30,7 @@ const EXAMPLE = join(ROOT, "test/fixtures/examples/2-collapse-child.jsonl");
 /** A project folder with the bundled templates, one fixture and a README example. */
 function project(): string {
 	const dir = tempDir("theway-build-");
-	cpSync(BUNDLED_SET, join(dir, "templates/v1"), { recursive: true });
-	cpSync(join(ROOT, "categories.yaml"), join(dir, "categories.yaml"));
+	copyBundledSet(join(dir, "templates/v1"), dir);
 	mkdirSync(join(dir, "test/fixtures"), { recursive: true });
 	cpSync(EXAMPLE, join(dir, "test/fixtures/child.jsonl"));
 	writeFileSync(
@@ -151,7 +151,8 @@ describe("build", () => {
 
 	it("wants tools bumped when categories.yaml changes", async () => {
 		const dir = await ready();
-		edit(join(dir, "categories.yaml"), "[bash]", "[bash, sh]");
+		const categories = join(dir, "categories.yaml");
+		writeFileSync(categories, withExtraCategory(readFileSync(categories, "utf8")));
 		const { code, stderr } = await build(dir);
 		expect(code).toBe(1);
 		expect(stderr).toMatch(

@@ -10,13 +10,12 @@ import type { CheckOptions } from "../../src/check/run.js";
 import { runCheck } from "../../src/check/run.js";
 import { type Watcher, type WatchRun, watchCheck } from "../../src/check/watch.js";
 import { tempDir } from "../support/temp.js";
-import { BUNDLED_SET, ROOT } from "../support/template-sets.js";
+import { copyBundledSet, ROOT, withExtraCategory } from "../support/template-sets.js";
 
 /** A project with the bundled set, one fixture, and its snapshot and lock up to date. */
 function project(): CheckOptions {
 	const dir = tempDir("theway-watch-");
-	cpSync(BUNDLED_SET, join(dir, "templates/v1"), { recursive: true });
-	cpSync(join(ROOT, "categories.yaml"), join(dir, "categories.yaml"));
+	copyBundledSet(join(dir, "templates/v1"), dir);
 	mkdirSync(join(dir, "fixtures"));
 	cpSync(
 		join(ROOT, "test/fixtures/examples/2-collapse-child.jsonl"),
@@ -110,7 +109,7 @@ describe("build --watch", () => {
 		await next();
 		const categories = join(options.templates, "../categories.yaml");
 		const original = readFileSync(categories, "utf8");
-		writeFileSync(categories, original.replace("[bash]", "[bash, sh]"));
+		writeFileSync(categories, withExtraCategory(original));
 		const afterCategories = await next();
 		expect(afterCategories.changed.some((f) => f.endsWith("categories.yaml"))).toBe(true);
 		expect(errorsOf(afterCategories).map((d) => d.code)).toContain("version_not_bumped");

@@ -1,10 +1,10 @@
 /** Helpers for the preview tests: a scratch workspace, raw HTTP requests, waiting for a change. */
-import { cpSync, existsSync, rmSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import type { ViewPayload } from "../../src/preview/protocol.js";
 import { tempDir } from "./temp.js";
-import { BUNDLED_SET, editLastLine, NEWEST, ROOT } from "./template-sets.js";
+import { copyBundledSet, editLastLine, NEWEST } from "./template-sets.js";
 
 export { NEWEST };
 
@@ -20,10 +20,7 @@ export function scratch(): { root: string; sessions: string; templates: string }
 	const sessions = join(root, "sessions");
 	const templates = join(root, "templates");
 	cpSync(EXAMPLES, sessions, { recursive: true });
-	cpSync(BUNDLED_SET, join(templates, NEWEST), { recursive: true });
-	const own = join(templates, NEWEST, "categories.yaml");
-	cpSync(existsSync(own) ? own : join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
-	rmSync(own, { force: true });
+	copyBundledSet(join(templates, NEWEST), root);
 	return { root, sessions, templates };
 }
 

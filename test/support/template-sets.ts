@@ -61,6 +61,24 @@ export function bumpedEdit(text: string, change: (text: string) => string): stri
 }
 
 /**
+ * Copies the newest bundled set to folder `set`, and the categories it uses
+ * (its own, or the shared ones) to `categories.yaml` in folder `beside`, as
+ * the one every set there shares: a test edits them there, whatever the
+ * newest set's layout.
+ */
+export function copyBundledSet(set: string, beside: string): void {
+	cpSync(BUNDLED_SET, set, { recursive: true });
+	const own = join(set, "categories.yaml");
+	cpSync(existsSync(own) ? own : join(ROOT, "categories.yaml"), join(beside, "categories.yaml"));
+	rmSync(own, { force: true });
+}
+
+/** A category for a tool no set names, added last: an edit of any categories.yaml. */
+export function withExtraCategory(text: string): string {
+	return `${text.endsWith("\n") ? text : `${text}\n`}  - name: Extra\n    tools: [extra_tool_${Date.now()}]\n`;
+}
+
+/**
  * A templates folder holding one set `v1`, the newest bundled one (its categories
  * beside it, shared) with each file in
  * `changes` replaced (a string) or rewritten (a function of its text);
@@ -70,11 +88,7 @@ export function templateSet(
 	changes: Record<string, string | null | ((text: string) => string)> = {},
 ): string {
 	const root = tempDir("theway-templates-");
-	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
-	// The categories the set uses (its own, else the shared one), beside the folder: `changes` edit them there.
-	const own = join(root, "v1", "categories.yaml");
-	cpSync(existsSync(own) ? own : join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
-	rmSync(own, { force: true });
+	copyBundledSet(join(root, "v1"), root);
 	for (const [name, change] of Object.entries(changes)) {
 		const file = name === "categories.yaml" ? join(root, name) : join(root, "v1", name);
 		if (change === null) rmSync(file);
