@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import { DEFAULT_MAX_TOKENS } from "../eval/settings.js";
-import { TOKENIZER_NAMES } from "../text/tokenizer.js";
+import { TOKENIZER_NAMES } from "../text/tokenizer-names.js";
 import type { OptionSpec } from "./options.js";
 
 /** `--templates DIR`: the folder of template sets. */

@@ -9,9 +9,9 @@
  * never count tokens never pay for them.
  */
 import { bpeCounter } from "./bpe.js";
+import type { TokenizerName } from "./tokenizer-names.js";
 
-export const TOKENIZER_NAMES = ["o200k", "cl100k", "chars"] as const;
-export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
+export { isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from "./tokenizer-names.js";
 
 /** Counts the tokens of a text. */
 export interface Tokenizer {
@@ -32,11 +32,6 @@ const LABELS: Record<TokenizerName, string> = {
 };
 
 const loaded = new Map<TokenizerName, Tokenizer>();
-
-/** Whether `name` is a tokenizer this module knows. */
-export function isTokenizerName(name: string): name is TokenizerName {
-	return (TOKENIZER_NAMES as readonly string[]).includes(name);
-}
 
 /**
  * The tokenizer `name` (default `o200k`), loaded once per process. Session

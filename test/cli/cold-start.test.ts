@@ -139,7 +139,7 @@ describe("a cold process", () => {
 			"dist/log/read.js",
 			"dist/serve/lines.js",
 			"dist/text/nearest.js",
-			"dist/text/tokenizer.js",
+			"dist/text/tokenizer-names.js",
 		]);
 		expect(packages(files)).toEqual([]);
 	});
