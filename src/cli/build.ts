@@ -3,14 +3,18 @@ import { type CheckOptions, runCheck } from "../check/run.js";
 import { type WatchRun, watchCheck } from "../check/watch.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { escapeControl } from "../text/terminal.js";
+import { corpusCommand } from "./build-corpus.js";
 import { defineCommand } from "./command.js";
 import { BUILD } from "./commands/build.js";
 import type { Io } from "./io.js";
 import { diagnosticText, printDiagnostic } from "./voice.js";
 
 export const buildCommand = defineCommand(BUILD, async ({ values }, io) => {
+	const templates = values.templates ?? DEFAULT_TEMPLATES_DIR;
+	if (values.corpus !== undefined)
+		return corpusCommand({ templates, corpus: values.corpus, tools: values.tools }, io);
 	const options: CheckOptions = {
-		templates: values.templates ?? DEFAULT_TEMPLATES_DIR,
+		templates,
 		fixtures: values.fixtures,
 		snapshots: values.snapshots,
 		readme: values.readme,
