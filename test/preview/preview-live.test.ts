@@ -251,30 +251,22 @@ it("follows a save of the categories.yaml beside the templates folder, and of a 
 	const names = (parse(text) as { categories: { name: string }[] }).categories.map((c) => c.name);
 	const name = names.find((n) => before.includes(n)) as string; // a category the session uses
 	expect(name).toBeDefined();
-	const renamed = `Renamed ${Date.now()}`;
-	writeFileSync(file, text.replace(`name: ${name}\n`, `name: ${renamed}\n`));
-	const after = await eventually(
-		async () => ((await toolsText())?.includes(renamed) === true ? toolsText() : undefined),
-		"the renamed category",
-	);
-	expect(after).toBe(before.replace(name, renamed));
-	writeFileSync(file, text);
-	await eventually(
-		async () => ((await toolsText()) === before ? true : undefined),
-		"the shared categories back",
-	);
+	/** Saves `into` with the category renamed; the tools section follows it, and follows it back. */
+	const follows = async (into: string, label: string, undo: () => void) => {
+		writeFileSync(into, text.replace(`name: ${name}\n`, `name: ${label}\n`));
+		const after = await eventually(
+			async () => ((await toolsText())?.includes(label) === true ? toolsText() : undefined),
+			`the category renamed in ${into}`,
+		);
+		expect(after).toBe(before.replace(name, label));
+		undo();
+		await eventually(
+			async () => ((await toolsText()) === before ? true : undefined),
+			`the categories as they were once ${into} is undone`,
+		);
+	};
+	await follows(file, `Renamed ${Date.now()}`, () => writeFileSync(file, text));
 	// A set's own categories.yaml wins over the shared one, and is followed too.
 	const own = join(paths.templates, NEWEST, "categories.yaml");
-	const mine = `Own ${Date.now()}`;
-	writeFileSync(own, text.replace(`name: ${name}\n`, `name: ${mine}\n`));
-	const withOwn = await eventually(
-		async () => ((await toolsText())?.includes(mine) === true ? toolsText() : undefined),
-		"the set's own categories",
-	);
-	expect(withOwn).toBe(before.replace(name, mine));
-	rmSync(own);
-	await eventually(
-		async () => ((await toolsText()) === before ? true : undefined),
-		"the shared categories once the set's own is gone",
-	);
+	await follows(own, `Own ${Date.now()}`, () => rmSync(own));
 });
