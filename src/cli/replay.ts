@@ -135,7 +135,7 @@ async function replay(
 		const color = io.stdoutIsTTY === true;
 		printFailures(io, results);
 		if (!values.summary)
-			for (const r of results) if (r.error === undefined) io.stdout(formatSession(r, color));
+			for (const r of results) io.stdout(formatSession(r, color));
 		io.stdout(`${values.summary ? "" : "\n"}${formatSummary(summary, results, color)}`);
 	}
 	return summary.failed > 0 ? 1 : 0;

@@ -5,7 +5,7 @@
  * one heading line unless the output is full; then one summary over the
  * corpus.
  */
-import { escapeControl, failureLine, paint } from "../text/terminal.js";
+import { escapeControl, paint } from "../text/terminal.js";
 import type { ChangedPart, Savings, SessionDiff } from "./compare.js";
 import { unitsLabel } from "./units.js";
 
@@ -86,15 +86,15 @@ export const signed = (n: number) =>
 	`${n > 0 ? "+" : n < 0 ? "−" : "±"}${Math.abs(n).toLocaleString("en-US")}`;
 
 /**
- * One session's changes as text; empty for an unchanged session. A tool
+ * One session's changes as text; empty for an unchanged or failed session. A tool
  * result that one side sends as a stub is its heading line alone (both
  * texts are the result, whole or cut), unless `full`.
  */
 export function formatSessionDiff(result: SessionDiff, color: boolean, full = false): string {
 	const c = paint(color);
 	const file = escapeControl(result.file).replace(/\n/g, "\\n");
-	if (result.error !== undefined) return failureLine(result.file, result.error, color);
-	if (result.changed.length === 0) return "";
+	// A failed session's error is the command line's to say, in its voice.
+	if (result.error !== undefined || result.changed.length === 0) return "";
 	const delta = result.tokenDelta;
 	const out = [
 		c.bold(

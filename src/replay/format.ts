@@ -6,7 +6,7 @@
  * one column per session).
  */
 import { unitsLabel } from "../measure/units.js";
-import { escapeControl, failureLine, paint } from "../text/terminal.js";
+import { escapeControl, paint } from "../text/terminal.js";
 import type { Billed } from "./bill.js";
 import type { FamilyCalibration } from "./calibrate.js";
 import { chart } from "./chart.js";
@@ -23,11 +23,11 @@ const plural = (n: number, word: string) => `${int(n)} ${word}${n === 1 ? "" : "
 const percent = (part: number, whole: number) =>
 	whole === 0 ? "0%" : `${((100 * part) / whole).toFixed(0)}%`;
 
-/** One session's block. */
+/** One session's block; none for a session that failed (its error is the command line's to say). */
 export function formatSession(r: SessionReplay, color: boolean): string {
 	const c = paint(color);
 	const file = escapeControl(r.file).replace(/\n/g, "\\n");
-	if (r.error !== undefined) return failureLine(r.file, r.error, color);
+	if (r.error !== undefined) return "";
 	const lines = [
 		c.bold(`═══ ${file} · set ${escapeControl(r.set)} · ${plural(r.total.calls, "call")}`),
 	];

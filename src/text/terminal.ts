@@ -51,18 +51,6 @@ export function escapeJsonControl(json: string): string {
 	);
 }
 
-/**
- * A session that could not be done, as one line: its error, led by the
- * session's file unless the error is already located in it.
- */
-export function failureLine(file: string, error: string, color: boolean): string {
-	const shown = escapeControl(file).replace(/\n/g, "\\n");
-	const text = error.startsWith(`${file}:`)
-		? escapeControl(error)
-		: `${shown}: ${escapeControl(error)}`;
-	return `${paint(color).red(`✗ ${text}`)}\n`;
-}
-
 /** ANSI colours, for text already escaped; `on` false leaves the text as it is. */
 export function paint(on: boolean) {
 	const sgr = (code: string) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
