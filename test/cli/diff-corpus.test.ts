@@ -4,11 +4,10 @@
  * side given as a git revision (`HEAD`, `HEAD~1`, `HEAD:templates`), read with
  * git into a temporary folder, the working tree untouched.
  */
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, diffExamples, projectCopy, rewrite } from "../support/project.js";
+import { cli, diffExamples, gitRepo, projectCopy, rewrite } from "../support/project.js";
 import { tempDir } from "../support/temp.js";
 import { bumpedEdit, editLastLine, NEWEST, NEXT } from "../support/template-sets.js";
 
@@ -25,18 +24,6 @@ function editHarness(dir: string, set = NEWEST): void {
 }
 
 const count = (text: string, part: string) => text.split(part).length - 1;
-
-function gitRepo(dir: string): (...args: string[]) => string {
-	const run = (...args: string[]) =>
-		execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-			cwd: dir,
-			encoding: "utf8",
-		});
-	run("init", "-q", "-b", "main");
-	run("add", "-A");
-	run("commit", "-q", "-m", "templates");
-	return run;
-}
 
 describe("diff over many sessions", () => {
 	it("prints a hunk the sessions share once, with their count and a few names", async () => {

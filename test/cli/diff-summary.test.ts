@@ -3,22 +3,12 @@
  * summary), and a tool result gone from stub to whole or back shown as one
  * line unless `--full`, for one session and over a corpus.
  */
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { runCli } from "../support/cli.js";
-import { tempDir } from "../support/temp.js";
-import {
-	addLine,
-	BUNDLED_SET,
-	bumped,
-	ROOT,
-	STUB_FILE,
-	templateSet,
-	versionOf,
-	withVersion,
-} from "../support/template-sets.js";
+import { addLine, BUNDLED_SET, ROOT, STUB_FILE, twoSets } from "../support/template-sets.js";
 
 const EXAMPLES = join(ROOT, "test/fixtures/examples");
 const VIRTUALIZED = join(ROOT, "test/fixtures/sessions/virtualized.jsonl");
@@ -26,21 +16,8 @@ const ADDED = "Check every claim twice.";
 const MARKER = parseTemplateFile(readFileSync(join(BUNDLED_SET, STUB_FILE), "utf8"), STUB_FILE).meta
 	.marker as string;
 
-/**
- * A templates folder: v1 the newest bundled set, v2 the same with a line
- * added to its harness and no stub template (every tool result whole).
- */
-function sets(): string {
-	const root = tempDir("theway-diff-stat-");
-	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
-	cpSync(join(templateSet({ [STUB_FILE]: null }), "v1"), join(root, "v2"), { recursive: true });
-	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
-	const harness = join(root, "v2", "harness.hbs");
-	const text = readFileSync(harness, "utf8");
-	writeFileSync(harness, withVersion(addLine(text, ADDED), bumped(versionOf(text))));
-	return root;
-}
-const templates = sets();
+/** v1 the newest bundled set, v2 the same with a line added to its harness and no stub template (every tool result whole). */
+const templates = twoSets({ "harness.hbs": (t) => addLine(t, ADDED), [STUB_FILE]: null });
 const diff = (...argv: string[]) =>
 	runCli(["diff", ...argv, "--templates", templates, "--from", "v1", "--to", "v2", "--quiet"]);
 

@@ -4,19 +4,17 @@
  * B a set, a folder or a git revision (HEAD), a revision's set that cannot
  * be built located at REV:PATH; and `--summary`, the corpus summary alone.
  */
-import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
-import { projectCopy, rewrite } from "../support/project.js";
-import { tempDir } from "../support/temp.js";
+import { gitRepo, projectCopy, rewrite } from "../support/project.js";
 import {
 	addLine,
-	BUNDLED_SET,
 	bumped,
 	NEWEST,
 	ROOT,
+	twoSets,
 	versionOf,
 	withVersion,
 } from "../support/template-sets.js";
@@ -27,16 +25,8 @@ const ADDED = "Answer in full sentences, and say which files you read.";
 
 const withLine = (t: string) => withVersion(addLine(t, ADDED), bumped(versionOf(t)));
 
-/** A templates folder: v1 the newest bundled set, v2 the same with a line added to its harness. */
-function sets(): string {
-	const root = tempDir("theway-replay-direction-");
-	cpSync(BUNDLED_SET, join(root, "v1"), { recursive: true });
-	cpSync(BUNDLED_SET, join(root, "v2"), { recursive: true });
-	cpSync(join(ROOT, "categories.yaml"), join(root, "categories.yaml"));
-	rewrite(join(root, "v2", "harness.hbs"), withLine);
-	return root;
-}
-const templates = sets();
+/** v1 the newest bundled set, v2 the same with a line added to its harness. */
+const templates = twoSets({ "harness.hbs": (t) => addLine(t, ADDED) });
 
 const replay = (...argv: string[]) =>
 	runCli(["replay", ...argv, "--quiet", "--tokenizer", "o200k"]);
@@ -70,14 +60,7 @@ describe("replay --vs, said with its direction", () => {
 
 	it("--vs HEAD: the templates as the last commit has them, named HEAD", async () => {
 		const dir = projectCopy();
-		const git = (...args: string[]) =>
-			execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-				cwd: dir,
-				encoding: "utf8",
-			});
-		git("init", "-q", "-b", "main");
-		git("add", "-A");
-		git("commit", "-q", "-m", "templates");
+		const git = gitRepo(dir);
 		rewrite(join(dir, "templates", NEWEST, "harness.hbs"), withLine);
 		const args = [SESSION, "--templates", "templates", "--vs", "HEAD"];
 		const run = await runCli(["replay", ...args, "--quiet", "--tokenizer", "o200k"], dir);

@@ -3,6 +3,7 @@
  * template set with its lock, `categories.yaml` beside the templates, the
  * example fixtures and their snapshots; the CLI is run in it with {@link cli}.
  */
+import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, ROOT, type Run } from "./cli.js";
@@ -51,4 +52,17 @@ export function diffExamples(
 /** Rewrites a file with a function of its text. */
 export function rewrite(file: string, change: (text: string) => string): void {
 	writeFileSync(file, change(readFileSync(file, "utf8")));
+}
+
+/** Makes `dir` a git repository with everything in it committed; returns a git runner there. */
+export function gitRepo(dir: string): (...args: string[]) => string {
+	const run = (...args: string[]) =>
+		execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+			cwd: dir,
+			encoding: "utf8",
+		});
+	run("init", "-q", "-b", "main");
+	run("add", "-A");
+	run("commit", "-q", "-m", "templates");
+	return run;
 }
