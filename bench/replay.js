@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { measureLoaded, measuringService } from "../dist/measure/session.js";
 import { readPrices } from "../dist/replay/prices.js";
 import { Replayer } from "../dist/replay/replay.js";
+import { compileTemplateSet } from "../dist/templates/compile.js";
 import { DEFAULT_TEMPLATES_DIR } from "../dist/templates/load.js";
 import { loadTokenizerSync } from "../dist/text/tokenizer.js";
 import { linear } from "./generate.js";
@@ -39,7 +40,9 @@ function largestPiLog() {
 const tokenizer = loadTokenizerSync("o200k");
 const prices = readPrices();
 const replayer = () =>
-	new Replayer({ side: { templates: DEFAULT_TEMPLATES_DIR } }, tokenizer, prices);
+	new Replayer({ side: { templates: DEFAULT_TEMPLATES_DIR } }, tokenizer, prices, {
+		compiler: compileTemplateSet,
+	});
 
 /** A generated linear log with at least {@link CALLS} model calls. */
 function generated() {

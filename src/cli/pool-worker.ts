@@ -10,7 +10,9 @@ import { fileURLToPath } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import { codeCacheOptions, useCodeCache } from "./code-cache.js";
 
-type TaskModule = { createTask: (init: unknown) => (item: unknown) => unknown };
+type TaskModule = {
+	createTask: (init: unknown) => ((item: unknown) => unknown) | Promise<(item: unknown) => unknown>;
+};
 
 const { module, init } = workerData as { module: string; init: unknown };
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -21,7 +23,7 @@ if (module.endsWith(".cjs")) {
 } else {
 	task = (await import(module)) as TaskModule;
 }
-const run = task.createTask(init);
+const run = await task.createTask(init);
 parentPort?.on("message", (batch: { start: number; items: unknown[] }) => {
 	parentPort?.postMessage({ start: batch.start, results: batch.items.map(run) });
 });

@@ -25,7 +25,7 @@ export interface PoolTask<I, R, C> {
 	/** The compiled module the workers import: it exports `createTask`, the function `create` is. */
 	module: URL;
 	/** Prepares the work from `init` (loads tables, compiles) and returns the function doing one item. */
-	create: (init: C) => (item: I) => R;
+	create: (init: C) => ((item: I) => R) | Promise<(item: I) => R>;
 }
 
 export interface PoolOptions<C> {
@@ -52,7 +52,7 @@ export interface PoolOptions<C> {
 export function commandTask<I, R, C>(
 	command: string,
 	module: URL,
-	create: (init: C) => (item: I) => R,
+	create: PoolTask<I, R, C>["create"],
 ): PoolTask<I, R, C> {
 	const bundle = new URL(`./${command}.cjs`, import.meta.url);
 	return { module: existsSync(fileURLToPath(bundle)) ? bundle : module, create };
@@ -102,7 +102,7 @@ export async function runPool<I, R, C>(
 		feed(task, options.init, take, results, finished),
 	);
 	try {
-		const run = task.create(options.init);
+		const run = await task.create(options.init);
 		let slice = performance.now();
 		while (next < total) {
 			const index = next++;

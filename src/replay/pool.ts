@@ -30,8 +30,12 @@ export function replayerOf(init: ReplayInit): Replayer {
 	);
 }
 
-/** The work of `replay` on one session, for the corpus pool: a replayer made once per thread. */
-export function createTask(init: ReplayInit): (file: string) => SessionReplay {
+/**
+ * The work of `replay` on one session, for the corpus pool: a replayer made
+ * once per thread, its sets loaded (the compiler only if a set needs it).
+ */
+export async function createTask(init: ReplayInit): Promise<(file: string) => SessionReplay> {
 	const replayer = replayerOf(init);
+	await replayer.ready();
 	return (file) => replayer.replay(file);
 }

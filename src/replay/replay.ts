@@ -7,8 +7,7 @@
  */
 import { ContextError, type Diagnostic } from "../errors.js";
 import { Units } from "../measure/units.js";
-import { compileTemplateSet } from "../templates/compile.js";
-import { TemplateRegistry } from "../templates/registry.js";
+import { type Compiler, TemplateRegistry } from "../templates/registry.js";
 import type { TemplateSet } from "../templates/set.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import { type Billed, billOf, fileCalls, inModelsPlace, subagentFiles } from "./bill.js";
@@ -96,16 +95,59 @@ export interface GrowthGroup {
 export class Replayer {
 	private readonly registries = new Map<string, TemplateRegistry>();
 	private readonly units: Units;
+	private compiler: Compiler | undefined;
 
 	constructor(
 		private readonly sides: { side: ReplaySide; vs?: ReplaySide },
 		units: Units | Tokenizer,
 		private readonly prices: Prices,
-		private readonly options: WalkOptions & { registry?: TemplateRegistry } = {},
+		private readonly options: WalkOptions & {
+			registry?: TemplateRegistry;
+			/**
+			 * Compiles a set that has no fresh precompiled module. Without one,
+			 * {@link Replayer.ready} loads the compiler when a side needs it.
+			 */
+			compiler?: Compiler;
+		} = {},
 	) {
 		this.units = Units.of(units);
+		this.compiler = options.compiler;
 		// A caller's registry (the preview's working copy of the sets) serves its own folder.
 		if (options.registry !== undefined) this.registries.set(options.registry.dir, options.registry);
+	}
+
+	/**
+	 * Makes every side's sets available to {@link replay} without a compiler
+	 * given: loads the precompiled sets, and the compiler only when a set has
+	 * none fresh (a folder of sources, a stale build), so that replaying with
+	 * the package's own sets never loads it.
+	 */
+	async ready(): Promise<void> {
+		const sides = [this.sides.side, ...(this.sides.vs === undefined ? [] : [this.sides.vs])];
+		for (const side of sides) {
+			try {
+				await this.registryFor(side.templates).ready();
+			} catch {
+				// A set that cannot be read is each session's error, as without this step:
+				// its side compiles from the sources, to fail as it always has.
+				this.compiler ??= (await import("../templates/compile.js")).compileTemplateSet;
+				if (this.registries.get(side.templates) !== this.options.registry)
+					this.registries.delete(side.templates);
+			}
+		}
+	}
+
+	/** The registry of a templates folder: one per folder, with the compiler if there is one. */
+	private registryFor(dir: string): TemplateRegistry {
+		let registry = this.registries.get(dir);
+		if (registry === undefined) {
+			registry = new TemplateRegistry(
+				dir,
+				this.compiler === undefined ? {} : { compiler: this.compiler },
+			);
+			this.registries.set(dir, registry);
+		}
+		return registry;
 	}
 
 	/** The replay of one session; a failure to read or render it is its `error`. */
@@ -271,11 +313,7 @@ export class Replayer {
 
 	/** The set `side` names for this session: asked for, else the session's pin, else the newest. */
 	private setFor(walk: SessionWalk, side: ReplaySide): TemplateSet {
-		let registry = this.registries.get(side.templates);
-		if (registry === undefined) {
-			registry = new TemplateRegistry(side.templates, { compiler: compileTemplateSet });
-			this.registries.set(side.templates, registry);
-		}
+		const registry = this.registryFor(side.templates);
 		const pin = walk.pin;
 		if (side.version !== undefined || pin === undefined) return registry.get(side.version);
 		try {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readUnits, Units } from "../../src/measure/units.js";
 import { Prices } from "../../src/replay/prices.js";
 import { Replayer } from "../../src/replay/replay.js";
+import { compileTemplateSet } from "../../src/templates/compile.js";
 import { scratch } from "../support/preview.js";
 import { assistant, HEADER, user } from "../support/session.js";
 import { HAVE_CHROMIUM, launch, type Preview, ROOT, startPreviewCli } from "./support.js";
@@ -79,6 +80,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
 				{ side: { templates: paths.templates } },
 				new Units({ table: readUnits() }),
 				new Prices(),
+				{ compiler: compileTemplateSet },
 			).replay(file);
 			expect(await bars("cached")).toEqual(expected.calls.map((c) => c.cachedTokens));
 			expect(await bars("new")).toEqual(expected.calls.map((c) => c.newTokens));

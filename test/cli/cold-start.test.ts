@@ -126,6 +126,17 @@ const COMPILER = [
 	/^dist\/check\//,
 ];
 
+/**
+ * What only compiling a set needs, less the YAML reader and the schemas'
+ * types, which replay uses for its own tables.
+ */
+const SET_COMPILER = [
+	/^node_modules\/(gray-matter|js-yaml|esprima)\//,
+	/^node_modules\/handlebars\/(?!dist\/handlebars\.runtime\.js$)/,
+	/^dist\/templates\/(compile|front-matter|typecheck|skeleton)\.js$/,
+	/^dist\/check\//,
+];
+
 describe("a cold process", () => {
 	it("--help loads no command and no package: the declarations and the option layer", () => {
 		const { status, files } = loaded(["--help"]);
@@ -166,6 +177,30 @@ describe("a cold process", () => {
 		expect(files).toContain("node_modules/handlebars/dist/handlebars.runtime.js");
 		expect(files.filter((f) => COMPILER.some((re) => re.test(f)))).toEqual([]);
 		expect(files.filter((f) => BODIES.includes(f))).toEqual(["dist/cli/render.js"]);
+	});
+
+	it("replay of the precompiled sets loads no compiler, bundled or not", () => {
+		for (const bin of [BIN, BUNDLE]) {
+			const { status, files, stderr } = loaded(["replay", SMALL, "--format", "json"], bin);
+			expect(stderr).toBe("");
+			expect(status).toBe(0);
+			expect(files).toContain(`templates/.compiled/${NEWEST}.cjs`);
+			expect(files).toContain("node_modules/handlebars/dist/handlebars.runtime.js");
+			expect(files.filter((f) => SET_COMPILER.some((re) => re.test(f)))).toEqual([]);
+		}
+	});
+
+	it("bundled, replay of a folder of sources loads the compiler", () => {
+		const templates = tempDir("theway-sources-");
+		cpSync(join(ROOT, "templates/v1"), join(templates, "v1"), { recursive: true });
+		cpSync(join(ROOT, "categories.yaml"), join(templates, "categories.yaml"));
+		const { status, files } = loaded(
+			["replay", SMALL, "--format", "json", "--templates", templates],
+			BUNDLE,
+		);
+		expect(status).toBe(0);
+		expect(packages(files)).toEqual(expect.arrayContaining(["gray-matter", "handlebars"]));
+		expect(files).toContain("node_modules/handlebars/lib/index.js");
 	});
 
 	it("render of a log with results over the threshold loads no tokenizer under a character policy", () => {

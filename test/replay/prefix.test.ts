@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { measureLoaded, measuringService } from "../../src/measure/session.js";
 import { Prices } from "../../src/replay/prices.js";
 import { Replayer, type ReplaySide, type SessionReplay } from "../../src/replay/replay.js";
+import { compileTemplateSet } from "../../src/templates/compile.js";
 import { loadTokenizerSync } from "../../src/text/tokenizer.js";
 import { assistant, entry, HEADER, user, writeLog } from "../support/session.js";
 import { editLastLine, templateSet } from "../support/template-sets.js";
@@ -19,7 +20,9 @@ const NO_PRICES = new Prices();
 
 function replay(file: string, side: ReplaySide, vs?: ReplaySide): SessionReplay {
 	const sides = vs === undefined ? { side } : { side, vs };
-	const result = new Replayer(sides, tokenizer, NO_PRICES).replay(file);
+	const result = new Replayer(sides, tokenizer, NO_PRICES, { compiler: compileTemplateSet }).replay(
+		file,
+	);
 	expect(result.error).toBeUndefined();
 	return result;
 }

@@ -10,6 +10,7 @@ import { type PreviewServer, startPreview } from "../../src/preview/server.js";
 import { replayBars } from "../../src/replay/bars.js";
 import { Prices } from "../../src/replay/prices.js";
 import { Replayer } from "../../src/replay/replay.js";
+import { compileTemplateSet } from "../../src/templates/compile.js";
 import { rawGet, scratch } from "../support/preview.js";
 
 describe("/api/replay", () => {
@@ -43,6 +44,7 @@ describe("/api/replay", () => {
 			{ side: { templates: paths.templates } },
 			new Units({ table: readUnits() }),
 			new Prices(),
+			{ compiler: compileTemplateSet },
 		).replay(`${paths.sessions}/${session}`);
 		expect(answer.calls.length).toBeGreaterThan(0);
 		expect(answer.calls.map((c: { cached: number }) => c.cached)).toEqual(

@@ -13,6 +13,7 @@ import { readUnits, Units } from "../../src/measure/units.js";
 import { Prices } from "../../src/replay/prices.js";
 import { Replayer } from "../../src/replay/replay.js";
 import { summarize } from "../../src/replay/summary.js";
+import { compileTemplateSet } from "../../src/templates/compile.js";
 import { DEFAULT_TEMPLATES_DIR } from "../../src/templates/load.js";
 import { loadTokenizerSync } from "../../src/text/tokenizer.js";
 
@@ -26,6 +27,7 @@ function fits(folders: readonly string[], units: Units) {
 		{ side: { templates: DEFAULT_TEMPLATES_DIR } },
 		units,
 		new Prices(),
+		{ compiler: compileTemplateSet },
 	);
 	const files = folders.flatMap((f) => sessionFiles(join(CORPORA, f)));
 	return summarize(files.map((f) => replayer.replay(f))).recordedFit;
