@@ -134,8 +134,7 @@ async function replay(
 	} else {
 		const color = io.stdoutIsTTY === true;
 		printFailures(io, results);
-		if (!values.summary)
-			for (const r of results) io.stdout(formatSession(r, color));
+		if (!values.summary) for (const r of results) io.stdout(formatSession(r, color));
 		io.stdout(`${values.summary ? "" : "\n"}${formatSummary(summary, results, color)}`);
 	}
 	return summary.failed > 0 ? 1 : 0;
