@@ -129,17 +129,27 @@ describe("diff --from a git revision", () => {
 			/^theway-context: error: --from HEAD: .* is not in a git repository/,
 		);
 		gitRepo(dir);
-		for (const from of ["HEAD~5", "nope", "--output=x"]) {
-			const run = await cli(dir, ...args, `--from=${from}`);
-			expect(run.code, run.stderr).toBe(2);
-			expect(run.stderr).toContain(`--from ${from}: no revision ${JSON.stringify(from)}`);
+		// A temporary folder of this test's own: other files' revision reads run meanwhile.
+		const temp = tempDir("revision-temp");
+		const before = process.env.TMPDIR;
+		process.env.TMPDIR = temp;
+		try {
+			for (const from of ["HEAD~5", "nope", "--output=x"]) {
+				const run = await cli(dir, ...args, `--from=${from}`);
+				expect(run.code, run.stderr).toBe(2);
+				expect(run.stderr).toContain(`--from ${from}: no revision ${JSON.stringify(from)}`);
+			}
+			const noFolder = await cli(dir, ...args, "--from", "HEAD:elsewhere");
+			expect(noFolder.code).toBe(2);
+			expect(noFolder.stderr).toContain("no folder elsewhere at revision HEAD");
+			// A revision read whole is removed once the diff has it.
+			const read = await cli(dir, ...args, "--from", "HEAD");
+			expect(read.code, read.stderr).toBe(0);
+		} finally {
+			if (before === undefined) delete process.env.TMPDIR;
+			else process.env.TMPDIR = before;
 		}
-		const noFolder = await cli(dir, ...args, "--from", "HEAD:elsewhere");
-		expect(noFolder.code).toBe(2);
-		expect(noFolder.stderr).toContain("no folder elsewhere at revision HEAD");
-		expect(
-			readdirSync(tempDir("x").replace(/[^/]+$/, "")).some((n) => n.startsWith("theway-revision-")),
-		).toBe(false);
+		expect(readdirSync(temp)).toEqual([]);
 	});
 
 	it("a set this version cannot build at REV: named at REV:PATH once, with why; the other sessions still diff", async () => {
