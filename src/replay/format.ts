@@ -16,7 +16,11 @@ import type { ReplaySummary } from "./summary.js";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${int(Math.abs(n))}`;
-const dollars = (n: number | null) => (n === null ? "unknown" : `$${n.toFixed(n < 1 ? 4 : 2)}`);
+/** Dollars to the cent, under a dollar to 4 places, under a tenth of a cent to 2 significant digits (never "$0.0000" for a cost that is not nil). */
+const dollars = (n: number | null) =>
+	n === null
+		? "unknown"
+		: `$${n.toFixed(n >= 1 ? 2 : n === 0 || n >= 0.001 ? 4 : Math.min(20, 1 - Math.floor(Math.log10(n))))}`;
 const signedDollars = (n: number | null) =>
 	n === null ? "unknown" : `${n > 0 ? "+" : n < 0 ? "−" : "±"}${dollars(Math.abs(n))}`;
 const plural = (n: number, word: string) => `${int(n)} ${word}${n === 1 ? "" : "s"}`;

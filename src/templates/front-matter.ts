@@ -17,7 +17,7 @@ export const FrontMatterSchema = z.strictObject({
 			error: (issue) =>
 				issue.input === undefined
 					? undefined
-					: `a version like "1.0.0", quoted: YAML reads ${String(issue.input)} unquoted as a ${typeof issue.input}`,
+					: `a version like "1.0.0", quoted: unquoted, YAML reads it as the ${typeof issue.input} ${String(issue.input)}`,
 		})
 		.regex(/^\d+\.\d+\.\d+$/, 'a version like "1.0.0" (quote it in YAML)')
 		.describe("The template's own version; bumped whenever its text changes."),

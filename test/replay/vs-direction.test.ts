@@ -33,7 +33,13 @@ const replay = (...argv: string[]) =>
 
 interface Report {
 	sessions: { set: string; vs: { set: string; change: { contextTokens: number } } }[];
-	summary: { vs: { set: string; insteadOf: string[]; change: { contextTokens: number } } };
+	summary: {
+		vs: {
+			set: string;
+			insteadOf: string[];
+			change: { contextTokens: number; cost: number | null };
+		};
+	};
 }
 
 const signed = (n: number) => `${n > 0 ? "+" : "−"}${Math.abs(n).toLocaleString("en-US")}`;
@@ -55,6 +61,16 @@ describe("replay --vs, said with its direction", () => {
 			expect(text).toContain(`\n  ${said}`);
 			expect(text).toContain(`\n${said}`);
 			expect(text).not.toMatch(/^\s*(vs|change):/m);
+			// A cost change of a few tokens is said in figures that are not nil.
+			const cost = json.summary.vs.change.cost as number;
+			expect(Math.abs(cost)).toBeGreaterThan(0);
+			const line = text.split("\n").find((l) => l.startsWith(said)) ?? "";
+			const dollars = /, ([+−])\$([\d.]+)$/.exec(line);
+			expect(dollars?.[1]).toBe(cost > 0 ? "+" : "−");
+			expect(Number(dollars?.[2])).toBeCloseTo(
+				Math.abs(cost),
+				-Math.floor(Math.log10(Math.abs(cost))),
+			);
 		}
 	});
 

@@ -30,6 +30,12 @@ describe("a template's version", () => {
 		expect(error.reason).not.toMatch(/expected string/);
 	});
 
+	it("unquoted 1.0: said as YAML reads it (the number 1), never as if 1 had been written", () => {
+		const reason = failure(withVersion("1.0")).reason;
+		expect(reason).toContain("YAML reads it as the number 1");
+		expect(reason).not.toMatch(/reads 1 /);
+	});
+
 	it("quoted but not three numbers: the same hint", () => {
 		expect(failure(withVersion('"1.1"')).reason).toContain('a version like "1.0.0"');
 	});
