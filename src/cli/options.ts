@@ -268,6 +268,16 @@ function checkPositionals(spec: CommandSpec, positionals: readonly string[]): vo
 	}
 }
 
+/** The longest known option `name` extends by a word (`tools-file` → `tools`), if any. */
+function widest(name: string, known: readonly string[]): string | undefined {
+	return known
+		.filter((k) => name.startsWith(`${k}-`))
+		.reduce<string | undefined>(
+			(a, k) => (a === undefined || k.length > a.length ? k : a),
+			undefined,
+		);
+}
+
 /** parseArgs' complaint in a user's terms: the option named, the closest known one suggested. */
 function argsMistake(
 	error: Error & { code?: string },
@@ -278,7 +288,7 @@ function argsMistake(
 	if (option === undefined) return error.message;
 	if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
 		const name = option.replace(/^-+/, "").split("=")[0] ?? "";
-		const near = nearest(name, known);
+		const near = nearest(name, known) ?? widest(name, known);
 		const hint = near === undefined ? "" : ` (did you mean --${near}?)`;
 		const files = spec.args.count !== "none";
 		const file = files ? `; a file whose name starts with "-" goes after "--"` : "";

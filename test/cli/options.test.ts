@@ -93,6 +93,9 @@ describe("parsing by the declaration", () => {
 		expect(mistake([...ok, "--lable", "y"])).toBe(
 			'unknown option --lable (did you mean --label?); a file whose name starts with "-" goes after "--"',
 		);
+		expect(mistake([...ok, "--label-file", "y"])).toBe(
+			'unknown option --label-file (did you mean --label?); a file whose name starts with "-" goes after "--"',
+		);
 		expect(mistake([...ok, "--label"])).toBe("--label needs a value");
 		expect(mistake([...ok, "--loud=yes"])).toBe("--loud takes no value");
 		expect(mistake(["--label", "x"])).toBe("missing <file>");
