@@ -2,7 +2,8 @@
  * The tests hold for any template edit a prompt engineer may make. In a copy
  * of the project, the newest set is restructured (the harness's second half
  * moved into a new partial, a line added to each section, a guarded line
- * added, every changed template bumped) and recorded as `npm run snapshots`
+ * added, a category added to its own categories.yaml, every changed
+ * template bumped) and recorded as `npm run snapshots`
  * records it (`build --update`, the precompiled sets); then the build passes
  * and so does every test that reads the shipped sets (each test file that
  * uses the helpers deriving text from them), run in the copy. A test that
@@ -83,6 +84,12 @@ describe("a structural edit of the newest set", () => {
 		writePrecompiledSets(join(dir, "templates"));
 		const build = await cli(dir, "build", "--templates", "templates");
 		expect(build.code, build.stderr).toBe(0);
+		expect(build.stdout).toMatch(
+			new RegExp(
+				`templates ${NEWEST}: .*categories from \\S*templates/${NEWEST}/categories\\.yaml \\(its own\\)`,
+			),
+		);
+		expect(readFileSync(join(set, "categories.yaml"), "utf8")).toContain(ADDED.category);
 		const snapshot = readFileSync(join(dir, "snapshots/examples/1-normal.txt"), "utf8");
 		expect(snapshot).toContain(`<tools>\n${ADDED.heading("tools")}\n`);
 		expect(snapshot).toContain(`<harness>\n${ADDED.heading("harness")}\n`);

@@ -1,13 +1,15 @@
 /**
  * A structural edit of a template set, the kind a prompt engineer makes:
  * the second half of the harness moved into a new partial it calls, a line
- * added at the top of each section, a guarded line added, every changed
- * template bumped. Written against what the compiler fixes (the section
+ * added at the top of each section, a guarded line added, a category
+ * added to the set's own `categories.yaml` (made its own first when it used
+ * a shared one, as `new-set` does), every changed template bumped. Written against what the compiler fixes (the section
  * names, the view-model) and never against a set's wording, so it applies
  * to whatever set is the newest; the tests must hold on its result.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { parseDocument } from "yaml";
 import { parseTemplateFile } from "../../src/templates/front-matter.js";
 import { bumped, versionOf, withVersion } from "./template-sets.js";
 
@@ -20,6 +22,8 @@ export const ADDED = {
 	heading: (section: string) => `(${section}, restructured)`,
 	/** A line shown only when the session has a memory. */
 	guarded: "(the memory above is the session's own)",
+	/** The category added first to the set's own categories. */
+	category: "(restructured)",
 } as const;
 
 /** The partial the harness's second half moves into (a name the set does not use yet). */
@@ -52,7 +56,28 @@ export function restructure(set: string): string {
 		}
 		writeFileSync(file, withVersion(edited, bumped(versionOf(text))));
 	}
+	ownCategories(set);
 	return rules;
+}
+
+/**
+ * The set's categories made its own (a copy of the nearest shared one, the
+ * way the loader finds it) with a category added first; `tools.hbs`, which
+ * renders them, is bumped above.
+ */
+function ownCategories(set: string): void {
+	const own = join(set, "categories.yaml");
+	let from = own;
+	for (let dir = set; !existsSync(from); dir = dirname(dir)) {
+		if (dirname(dir) === dir) throw new Error(`no categories.yaml for ${set}`);
+		from = join(dirname(dir), "categories.yaml");
+	}
+	const doc = parseDocument(readFileSync(from, "utf8"));
+	const categories = doc.get("categories") as { items: unknown[] };
+	categories.items.unshift(
+		doc.createNode({ name: ADDED.category, tools: ["restructured_tool", "restructured_*"] }),
+	);
+	writeFileSync(own, doc.toString());
 }
 
 /** A template's front-matter (with its closing line) and its body. */
