@@ -5,17 +5,13 @@
  * a hand-written file (a key without its colon, a key indented under the one
  * before) in plain words at their line. A zod validation issue is located at
  * the node its path names, an unknown key at the key.
+ *
+ * The yaml package is loaded on the first parse: a command that reads no
+ * YAML file (replay with the shipped tables) does not pay for it.
  */
-import {
-	isAlias,
-	isMap,
-	isNode,
-	isScalar,
-	LineCounter,
-	parseDocument,
-	visit,
-	type YAMLError,
-} from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
+import type { LineCounter, YAMLError } from "yaml";
 import { z } from "zod";
 import { type AnyCode, ContextError, type Diagnostic, formatPath } from "../errors.js";
 import { didYouMean, flatten, memberOf } from "./zod-types.js";
@@ -30,6 +26,14 @@ export interface ParsedYaml {
 	locate(path: readonly PropertyKey[], at?: "value" | "key"): { line: number; column: number };
 }
 
+let yamlPackage: typeof Yaml | undefined;
+
+/** The yaml package, loaded once, when first needed. */
+function yaml(): typeof Yaml {
+	yamlPackage ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
+	return yamlPackage;
+}
+
 /** How many alias expansions a file may make: plenty for data, far from a "billion laughs". */
 const MAX_ALIAS_COUNT = 100;
 
@@ -38,7 +42,8 @@ const MAX_ALIAS_COUNT = 100;
  * Only plain data: the core schema, no custom tags, no aliases' surprises.
  */
 export function parseYaml(text: string, file: string, code: AnyCode, firstLine = 1): ParsedYaml {
-	const lineCounter = new LineCounter();
+	const { isAlias, isMap, isNode, isScalar, parseDocument, visit } = yaml();
+	const lineCounter = new (yaml().LineCounter)();
 	const doc = parseDocument(text, {
 		version: "1.2",
 		schema: "core",
@@ -205,9 +210,9 @@ function explain(
 }
 
 /** Where each quoted scalar of `doc` starts and ends (an unclosed one ends where the parser gave up). */
-function quotedSpans(doc: ReturnType<typeof parseDocument>): [number, number][] {
+function quotedSpans(doc: ReturnType<typeof Yaml.parseDocument>): [number, number][] {
 	const spans: [number, number][] = [];
-	visit(doc, {
+	yaml().visit(doc, {
 		Scalar(_, node) {
 			const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
 			if (quoted && node.range) spans.push([node.range[0], node.range[1]]);

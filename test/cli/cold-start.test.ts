@@ -128,7 +128,7 @@ const COMPILER = [
 
 /**
  * What only compiling a set needs, less the YAML reader and the schemas'
- * types, which replay uses for its own tables.
+ * types, which replay keeps for a table of the user's.
  */
 const SET_COMPILER = [
 	/^node_modules\/(gray-matter|js-yaml|esprima)\//,
@@ -187,6 +187,8 @@ describe("a cold process", () => {
 			expect(files).toContain(`templates/.compiled/${NEWEST}.cjs`);
 			expect(files).toContain("node_modules/handlebars/dist/handlebars.runtime.js");
 			expect(files.filter((f) => SET_COMPILER.some((re) => re.test(f)))).toEqual([]);
+			// Its tables are JSON: no YAML reader either.
+			expect(packages(files)).not.toContain("yaml");
 		}
 	});
 
