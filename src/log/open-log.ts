@@ -9,6 +9,7 @@ import { ContextError, type Diagnostic } from "../errors.js";
 import { seemsCompacted } from "./compaction-hint.js";
 import { firstDamage } from "./diagnostics.js";
 import { type EntrySource, EntryStore } from "./entry-store.js";
+import type { ForeignReader, RecordedCall } from "./foreign.js";
 import { Kind } from "./kinds.js";
 import { LogParser, type ParsedEntry, type ParseOptions } from "./parse.js";
 import {
@@ -28,6 +29,8 @@ import {
 	type Source,
 } from "./read.js";
 import type { CompactionEntry, Entry, Header } from "./schema.js";
+
+export type { ForeignReader, RecordedCall } from "./foreign.js";
 
 /** A log larger than this is read lean when it holds a compaction. */
 const LEAN_LOG_BYTES = 128 * 1024 * 1024;
@@ -50,38 +53,6 @@ export interface OpenLogOptions extends ParseOptions {
 	 */
 	foreign?: ForeignReader;
 }
-
-/**
- * A model call a converted source records as billed, each API response
- * once: what replay's bill sums for a file of another format, where the
- * source knows more than the converted log (sidechains, a resumed copy).
- */
-export interface RecordedCall {
-	/** The response's own id where the source has one: the same response in two files is one call. */
-	key?: string;
-	provider: string;
-	model: string;
-	/** pi's usage fields: `input` is the uncached input. */
-	usage: { input: number; cacheRead: number; cacheWrite: number; output: number };
-	/** When the call was made (ISO text). */
-	timestamp: string;
-	/** The source line that records it. */
-	line: number;
-}
-
-/** A foreign file's bytes to our log's text, with its warnings and each entry line's source line. */
-export type ForeignReader = (
-	/** A Buffer, typed as the Uint8Array it is: the published types need no `@types/node`. */
-	bytes: Uint8Array,
-	name: string,
-) =>
-	| {
-			text: string;
-			sourceLines: readonly number[];
-			warnings: readonly Diagnostic[];
-			calls?: readonly RecordedCall[];
-	  }
-	| undefined;
 
 /** A foreign file read and converted: the converted bytes stand for the file's. */
 interface Converted {

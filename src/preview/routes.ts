@@ -21,7 +21,14 @@ import type { Workspace } from "./workspace.js";
 const MAX_PAGE = 500;
 
 /** The page's script modules (`app.js` imports the others). */
-export const CLIENT_MODULES = ["app.js", "draw.js", "dom.js", "replay.js", "eval.js"] as const;
+export const CLIENT_MODULES = [
+	"app.js",
+	"draw.js",
+	"dom.js",
+	"find.js",
+	"replay.js",
+	"eval.js",
+] as const;
 
 /** A complete answer: a status and a body. */
 export interface Answer {

@@ -5,7 +5,7 @@
  * lists sessions a page at a time (by name, size, date or message count),
  * renders the chosen session with the chosen template set (the old one is
  * shown as loading meanwhile), re-renders whenever the server reports a
- * change, and jumps to a message or through the matches of a search.
+ * change; jumping to a message and searching are ./find.ts.
  */
 import type {
 	ChangeEvent,
@@ -15,8 +15,9 @@ import type {
 	SetsPayload,
 	ViewPayload,
 } from "../protocol.js";
-import { $, count, el, fill } from "./dom.js";
+import { $, count, el } from "./dom.js";
 import { drawFailure, drawView } from "./draw.js";
+import { jump, search } from "./find.js";
 import "./replay.js"; // the replay view, which follows what this page shows
 import "./eval.js"; // the eval view, likewise
 
@@ -197,7 +198,7 @@ async function render(): Promise<void> {
 		drawView(view);
 		state.sessionSet = view.set.sessionSet;
 		labelSessionSet();
-		search("stay");
+		search("stay", state.view !== undefined);
 	} else drawFailure(view, state.session, state.set === "" ? state.sessionSet : state.set);
 	// Another session opens at its top; the same one, redrawn (a template saved), stays where it was.
 	if (openedAtTop !== state.session) {
@@ -232,101 +233,6 @@ function showStatus(view: ViewPayload): void {
 	status.textContent = `live · ${what}${error.split("\n")[0]}`;
 	status.title = `${what}${error} (${time})`;
 }
-// ---- jump and search ------------------------------------------------------
-
-const found = { ids: [] as string[], at: -1 };
-
-/** Scrolls to `id` and marks it for a moment. */
-function reveal(id: string): void {
-	const target = document.getElementById(id);
-	if (target === null) return;
-	for (const pre of target.querySelectorAll<HTMLElement>(".more-lines")) pre.click();
-	target.scrollIntoView({ block: "start" });
-	target.classList.remove("flash");
-	void target.offsetWidth; // restarts the animation
-	target.classList.add("flash");
-}
-
-function jump(text: string): void {
-	const n = Number(text);
-	const last = (state.view?.messages.length ?? 0) - 1;
-	const note = $("jump-note");
-	if (!Number.isInteger(n) || n < 0 || n > last) {
-		note.textContent = last < 0 ? "no messages" : `no message #${text} (0 to ${last})`;
-		return;
-	}
-	note.textContent = "";
-	reveal(`message-${n}`);
-}
-
-/**
- * How a search moves: `stay` (a re-rendering: no scrolling), `refine` (the
- * text was edited: the current match if it still matches, else the first),
- * `next`, `previous`.
- */
-type Step = "stay" | "refine" | "next" | "previous";
-
-/** Finds the search text in the sections and messages (case-insensitive) and marks every occurrence. */
-function search(step: Step): void {
-	const needle = $<HTMLInputElement>("search").value.toLowerCase();
-	for (const mark of document.querySelectorAll("main mark"))
-		mark.replaceWith(mark.textContent ?? "");
-	for (const hit of document.querySelectorAll(".hit")) hit.classList.remove("hit", "hit-current");
-	const before = found.ids[found.at];
-	found.ids = [];
-	if (needle === "" || state.view === undefined) {
-		found.at = -1;
-		$("search-count").textContent = "";
-		return;
-	}
-	for (const article of document.querySelectorAll<HTMLElement>(
-		"#prompt article, #messages article",
-	)) {
-		let hits = 0;
-		for (const more of article.querySelectorAll<HTMLElement>(".more-lines")) {
-			if (article.textContent?.toLowerCase().includes(needle)) more.click();
-		}
-		for (const pre of article.querySelectorAll("pre")) hits += markAll(pre, needle);
-		if (hits > 0) {
-			article.classList.add("hit");
-			found.ids.push(article.id);
-		}
-	}
-	const kept = before === undefined ? -1 : found.ids.indexOf(before);
-	const n = found.ids.length;
-	if (n === 0) found.at = -1;
-	else if (kept < 0) found.at = step === "previous" ? n - 1 : 0;
-	else if (step === "next") found.at = (kept + 1) % n;
-	else if (step === "previous") found.at = (kept + n - 1) % n;
-	else found.at = kept;
-	$("search-count").textContent =
-		n === 0 ? "no match" : `${found.at + 1} of ${count(n, "matching part")}`;
-	const current = found.ids[found.at];
-	if (current === undefined) return;
-	document.getElementById(current)?.classList.add("hit-current");
-	if (step !== "stay") reveal(current);
-}
-
-/** Wraps each occurrence of `needle` in `pre` in a `mark`; how many there were. */
-function markAll(pre: HTMLElement, needle: string): number {
-	const text = pre.textContent ?? "";
-	const lower = text.toLowerCase();
-	let from = 0;
-	let at = lower.indexOf(needle);
-	if (at < 0) return 0;
-	const parts: (string | HTMLElement)[] = [];
-	let hits = 0;
-	while (at >= 0) {
-		parts.push(text.slice(from, at), el("mark", {}, text.slice(at, at + needle.length)));
-		from = at + needle.length;
-		at = lower.indexOf(needle, from);
-		hits++;
-	}
-	parts.push(text.slice(from));
-	fill(pre, parts);
-	return hits;
-}
-
 // ---- live updates ---------------------------------------------------------
 
 function listen(): void {
@@ -405,21 +311,23 @@ function start(): void {
 	});
 	$("jump").addEventListener("submit", (event) => {
 		event.preventDefault();
-		jump($<HTMLInputElement>("jump-to").value);
+		jump($<HTMLInputElement>("jump-to").value, state.view?.messages.length ?? 0);
 	});
 	let searching: number | undefined;
 	$<HTMLInputElement>("search").addEventListener("input", () => {
 		clearTimeout(searching);
-		searching = window.setTimeout(() => search("refine"), 200);
+		searching = window.setTimeout(() => search("refine", state.view !== undefined), 200);
 	});
 	$<HTMLInputElement>("search").addEventListener("keydown", (event) => {
 		if (event.key !== "Enter") return;
 		event.preventDefault();
 		clearTimeout(searching);
-		search(event.shiftKey ? "previous" : "next");
+		search(event.shiftKey ? "previous" : "next", state.view !== undefined);
 	});
-	$("search-next").addEventListener("click", () => search("next"));
-	$("search-previous").addEventListener("click", () => search("previous"));
+	$("search-next").addEventListener("click", () => search("next", state.view !== undefined));
+	$("search-previous").addEventListener("click", () =>
+		search("previous", state.view !== undefined),
+	);
 	// A link or an edited address names another session or set: show it.
 	window.addEventListener("hashchange", () => {
 		readHash();
