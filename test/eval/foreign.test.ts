@@ -6,32 +6,13 @@
  * the Codex one. Every call replay counts is asked under both sets, with
  * the recorded move beside the answer and each flip listed.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli, runJson } from "../support/cli.js";
-import { FakeProvider } from "../support/fake-provider.js";
+import { fakeProviderEachTest } from "../support/fake-provider.js";
 import { ROOT } from "../support/template-sets.js";
 
 const SETS = ["--templates", "test/spec/templates", "--template-version", "v1"];
-let fake: FakeProvider;
-let url: string;
-
-beforeEach(async () => {
-	fake = new FakeProvider();
-	url = await fake.start();
-	// v1's harness has the model read, v2's has it answer in text: every call flips.
-	fake.move = (r) =>
-		JSON.stringify(r.body).includes("spec harness v2")
-			? { text: "Done." }
-			: { tool: "read", arguments: { path: "a.txt" } };
-	vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant-test");
-	vi.stubEnv("OPENAI_API_KEY", "sk-test");
-	vi.stubEnv("ANTHROPIC_BASE_URL", "");
-	vi.stubEnv("OPENAI_BASE_URL", "");
-});
-afterEach(async () => {
-	vi.unstubAllEnvs();
-	await fake.stop();
-});
+const provider = fakeProviderEachTest();
 
 interface Call {
 	index: number;
@@ -63,7 +44,7 @@ describe("eval over each kind of session, every call, with --vs", () => {
 		const replay = await runJson<{ sessions: { calls: Call[] }[] }>(["replay", file, "--quiet"]);
 		const calls = replay.json.sessions[0]?.calls ?? [];
 		expect(calls.length).toBeGreaterThan(1);
-		const args = ["eval", file, "--model", model, "--base-url", `${url}${path}`, ...SETS];
+		const args = ["eval", file, "--model", model, "--base-url", `${provider.url}${path}`, ...SETS];
 		const run = await runCli(
 			[...args, "--calls", "all", "--vs", "v2", "--no-cache", "--format", "json"],
 			ROOT,
@@ -75,8 +56,8 @@ describe("eval over each kind of session, every call, with --vs", () => {
 		expect(report.runs.map(where)).toEqual(asked);
 		expect(report.vs.runs.map(where)).toEqual(asked);
 		expect(report.summary.errors).toBe(0);
-		expect(fake.requests).toHaveLength(2 * calls.length);
-		expect(new Set(fake.requests.map((r) => r.path))).toEqual(
+		expect(provider.fake.requests).toHaveLength(2 * calls.length);
+		expect(new Set(provider.fake.requests.map((r) => r.path))).toEqual(
 			new Set([path === "" ? "/v1/messages" : "/v1/chat/completions"]),
 		);
 		// Each run shows what the session did at that call, and what the model did instead.
@@ -89,6 +70,6 @@ describe("eval over each kind of session, every call, with --vs", () => {
 		);
 		// A later call's request carries the session's earlier tool results, in the provider's shape.
 		const result = path === "" ? /"tool_result"/ : /"role":"tool"/;
-		expect(fake.requests.some((r) => result.test(JSON.stringify(r.body)))).toBe(true);
+		expect(provider.fake.requests.some((r) => result.test(JSON.stringify(r.body)))).toBe(true);
 	});
 });

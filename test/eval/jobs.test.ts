@@ -9,29 +9,16 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTask, type PreparedSession, type PrepareInit } from "../../src/eval/prepare.js";
 import { BUILT_CLI, HAVE_BUILT_CLI, startCli } from "../support/built-cli.js";
 import { ROOT } from "../support/cli.js";
 import { agentSessionLines } from "../support/eval-session.js";
-import { FakeProvider } from "../support/fake-provider.js";
+import { fakeProviderEachTest } from "../support/fake-provider.js";
 import { tempDir } from "../support/temp.js";
 
 const SETS = join(ROOT, "test/spec/templates");
-let fake: FakeProvider;
-let url: string;
-
-beforeEach(async () => {
-	fake = new FakeProvider();
-	url = await fake.start();
-	fake.move = (r) =>
-		JSON.stringify(r.body.system ?? "").includes("spec harness v2")
-			? { text: "It says hello." }
-			: { tool: "read", arguments: { path: "a.txt" } };
-});
-afterEach(async () => {
-	await fake.stop();
-});
+const provider = fakeProviderEachTest();
 
 /** A folder of `count` sessions, each asking about a file of its own, and one that cannot be read. */
 function corpus(count: number): string {
@@ -71,7 +58,7 @@ describe("eval --jobs", () => {
 						"--model",
 						"anthropic:claude-sonnet-4-5",
 						"--base-url",
-						url,
+						provider.url,
 						"--templates",
 						SETS,
 						"--template-version",
@@ -97,12 +84,12 @@ describe("eval --jobs", () => {
 				return { code, report: withoutLatency(cli.stdout()), stderr: cli.stderr() };
 			};
 			const one = await run("1");
-			const sent = fake.requests.length;
+			const sent = provider.fake.requests.length;
 			const two = await run("2");
 			expect(one.code, one.stderr).toBe(1); // the broken session
 			expect(two.code, two.stderr).toBe(1);
 			expect(sent).toBe(12 * 2 * 2);
-			expect(fake.requests.length).toBe(2 * sent);
+			expect(provider.fake.requests.length).toBe(2 * sent);
 			expect(two.report).toEqual(one.report);
 			expect(one.report).toMatchObject({ failed: [{ file: "more/broken.jsonl" }] });
 		},

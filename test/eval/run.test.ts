@@ -8,36 +8,17 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { runEval } from "../../src/eval/eval.js";
 import { Prices } from "../../src/replay/prices.js";
 import { runCli } from "../support/cli.js";
 import { writeAgentSession } from "../support/eval-session.js";
-import { FakeProvider } from "../support/fake-provider.js";
+import { ANTHROPIC_TEST_KEY, fakeProviderEachTest } from "../support/fake-provider.js";
 import { tempDir } from "../support/temp.js";
 
-const KEY = "sk-ant-test-KEY-77c2";
+const KEY = ANTHROPIC_TEST_KEY;
 const SETS = ["--templates", "test/spec/templates", "--template-version", "v1"];
-let fake: FakeProvider;
-let url: string;
-
-beforeEach(async () => {
-	fake = new FakeProvider();
-	url = await fake.start();
-	// v1's harness has the model read, v2's has it answer in text.
-	fake.move = (r) => {
-		const system = JSON.stringify(r.body.system ?? "");
-		return system.includes("spec harness v2")
-			? { text: "It says hello." }
-			: { tool: "read", arguments: { path: "a.txt" } };
-	};
-	vi.stubEnv("ANTHROPIC_API_KEY", KEY);
-	vi.stubEnv("ANTHROPIC_BASE_URL", "");
-});
-afterEach(async () => {
-	vi.unstubAllEnvs();
-	await fake.stop();
-});
+const provider = fakeProviderEachTest();
 
 const evalArgs = (file: string, ...more: string[]) => [
 	"eval",
@@ -45,7 +26,7 @@ const evalArgs = (file: string, ...more: string[]) => [
 	"--model",
 	"anthropic:claude-sonnet-4-5",
 	"--base-url",
-	url,
+	provider.url,
 	...SETS,
 	...more,
 ];
@@ -66,11 +47,11 @@ describe("eval", () => {
 			evalArgs(file, "--calls", "all", "--cache", cache, "--format", "json"),
 		);
 		expect(first.code).toBe(0);
-		expect(fake.requests).toHaveLength(4);
+		expect(provider.fake.requests).toHaveLength(4);
 		const again = await runCli(
 			evalArgs(file, "--calls", "all", "--cache", cache, "--format", "json"),
 		);
-		expect(fake.requests).toHaveLength(4);
+		expect(provider.fake.requests).toHaveLength(4);
 		const report = JSON.parse(again.stdout);
 		expect(report.runs.every((r: { fromCache: boolean }) => r.fromCache)).toBe(true);
 		expect(report.summary).toMatchObject({ fromCache: 4, cost: 0 });
@@ -95,12 +76,12 @@ describe("eval", () => {
 		expect(run.code).toBe(1);
 		expect(run.stderr).toMatch(/estimate: at most \$0\.\d+/);
 		expect(run.stderr).toMatch(/over --max-cost \$0\.0001; nothing sent/);
-		expect(fake.requests).toHaveLength(0);
+		expect(provider.fake.requests).toHaveLength(0);
 		const cheap = await runCli(
 			evalArgs(file, "--no-cache", "--max-tokens", "10", "--max-cost", "1"),
 		);
 		expect(cheap.code).toBe(0);
-		expect(fake.requests).toHaveLength(1);
+		expect(provider.fake.requests).toHaveLength(1);
 	});
 
 	it("with --vs, asks under both sets and lists the calls whose choice flips", async () => {
@@ -127,10 +108,10 @@ describe("eval", () => {
 		const run = await runCli(
 			evalArgs(file, "--samples", "3", "--cache", cache, "--format", "json"),
 		);
-		expect(fake.requests).toHaveLength(3);
+		expect(provider.fake.requests).toHaveLength(3);
 		expect(JSON.parse(run.stdout).runs.map((r: { sample: number }) => r.sample)).toEqual([0, 1, 2]);
 		await runCli(evalArgs(file, "--samples", "4", "--cache", cache));
-		expect(fake.requests).toHaveLength(4);
+		expect(provider.fake.requests).toHaveLength(4);
 	});
 
 	it("checks assertions, exits 1 when one fails, and writes JUnit and Markdown", async () => {
@@ -201,14 +182,14 @@ describe("eval", () => {
 		expect(run.code).toBe(1);
 		expect(run.stderr).toMatch(/bad\.yaml:4:\d+: .*type/);
 		expect(run.stderr).toMatch(/bad\.yaml:5:\d+: .*not a valid regular expression/);
-		expect(fake.requests).toHaveLength(0);
+		expect(provider.fake.requests).toHaveLength(0);
 	});
 
 	it("--dry-run prints every body, the same render prints, and sends nothing", async () => {
 		const file = writeAgentSession();
 		const run = await runCli(evalArgs(file, "--calls", "all", "--vs", "v2", "--dry-run"));
 		expect(run.code).toBe(0);
-		expect(fake.requests).toHaveLength(0);
+		expect(provider.fake.requests).toHaveLength(0);
 		const { requests } = JSON.parse(run.stdout);
 		expect(requests.map((r: { index: number; set: string }) => `${r.index}${r.set}`)).toEqual([
 			"0v1",
@@ -240,8 +221,8 @@ describe("eval", () => {
 		const file = writeAgentSession();
 		const cache = tempDir();
 		const controller = new AbortController();
-		fake.script.push({ status: 200, json: undefined }); // replaced below
-		fake.script.length = 0;
+		provider.fake.script.push({ status: 200, json: undefined }); // replaced below
+		provider.fake.script.length = 0;
 		let answered = 0;
 		const outcome = await runEval({
 			files: [file],
@@ -256,7 +237,7 @@ describe("eval", () => {
 			concurrency: 1,
 			cacheDir: cache,
 			dryRun: false,
-			baseUrl: url,
+			baseUrl: provider.url,
 			apiKey: KEY,
 			tokenizer: "chars",
 			signal: controller.signal,
@@ -267,7 +248,7 @@ describe("eval", () => {
 		});
 		expect(outcome.dryRun).toBe(false);
 		if (outcome.dryRun) return;
-		expect(fake.requests).toHaveLength(2);
+		expect(provider.fake.requests).toHaveLength(2);
 		expect(outcome.report.stopped).toBe(true);
 		expect(outcome.report.runs).toHaveLength(2);
 		expect(outcome.report.summary.notSent).toBe(2);
@@ -276,7 +257,7 @@ describe("eval", () => {
 
 	it("goes on past a call that fails, reporting its error, and exits 1", async () => {
 		const file = writeAgentSession();
-		fake.script.push({
+		provider.fake.script.push({
 			status: 400,
 			json: { type: "error", error: { type: "invalid_request_error", message: "bad request" } },
 		});

@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, vi } from "vitest";
 
 export interface Recorded {
 	path: string;
@@ -137,4 +138,51 @@ export class FakeProvider {
 			},
 		};
 	}
+}
+
+/** The Anthropic key {@link fakeProviderEachTest} puts in the environment. */
+export const ANTHROPIC_TEST_KEY = "sk-ant-test-KEY-77c2";
+
+/**
+ * The spec sets' move (test/spec/templates): a read under v1's harness, an
+ * answer in text under v2's, so that every call asked under both flips.
+ */
+export const readUnlessV2 = (r: Recorded): Move =>
+	JSON.stringify(r.body).includes("spec harness v2")
+		? { text: "It says hello." }
+		: { tool: "read", arguments: { path: "a.txt" } };
+
+/**
+ * A fake provider started before each test of the file and stopped after
+ * it, answering `move`, with test keys and no base URL of the SDKs' own in
+ * the environment; read `fake` and `url` inside a test.
+ */
+export function fakeProviderEachTest(move: (request: Recorded) => Move = readUnlessV2): {
+	readonly fake: FakeProvider;
+	readonly url: string;
+} {
+	let fake: FakeProvider | undefined;
+	let url = "";
+	beforeEach(async () => {
+		fake = new FakeProvider();
+		url = await fake.start();
+		fake.move = move;
+		vi.stubEnv("ANTHROPIC_API_KEY", ANTHROPIC_TEST_KEY);
+		vi.stubEnv("OPENAI_API_KEY", "sk-test-KEY-77c2");
+		vi.stubEnv("ANTHROPIC_BASE_URL", "");
+		vi.stubEnv("OPENAI_BASE_URL", "");
+	});
+	afterEach(async () => {
+		vi.unstubAllEnvs();
+		await fake?.stop();
+	});
+	return {
+		get fake() {
+			if (fake === undefined) throw new Error("the fake provider runs only inside a test");
+			return fake;
+		},
+		get url() {
+			return url;
+		},
+	};
 }
