@@ -18,6 +18,7 @@ import {
 	customEntry,
 	IMPORT_SOURCE,
 	type ImportResult,
+	logValues,
 	type OutEntry,
 	writeLog,
 } from "./entries.js";
@@ -118,9 +119,15 @@ export function importSession(
 			? []
 			: [customEntry("session_metadata", IMPORT_TOOLS, null, source.timestamp, { tools })];
 	const warnings = [...acc.warnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+	const entries = [source, ...inventory, ...converted.entries];
+	let text: string | undefined;
 	return {
 		format,
-		text: writeLog(converted.header, [source, ...inventory, ...converted.entries]),
+		get text() {
+			text ??= writeLog(converted.header, entries);
+			return text;
+		},
+		values: () => logValues(converted.header, entries),
 		sourceLines: [1, ...inventory.map(() => 1), ...converted.lines],
 		warnings,
 		counts,

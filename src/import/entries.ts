@@ -31,8 +31,13 @@ export interface Converted {
 /** The result of importing one file. */
 export interface ImportResult {
 	format: SourceFormat;
-	/** The log in our format, as written. */
-	text: string;
+	/** The log in our format, as written (for a converted file, made when first read). */
+	readonly text: string;
+	/**
+	 * A converted file's log as the values its lines parse to (see
+	 * {@link logValues}): what a reader reads instead of the text.
+	 */
+	values?: () => { header: Obj; entries: Obj[] };
 	/** For each entry line of `text` (the header is line 1), the source line it comes from. */
 	sourceLines: number[];
 	warnings: Diagnostic[];
@@ -93,6 +98,58 @@ export function writeLog(head: Obj, entries: readonly OutEntry[]): string {
 		out.push(raw === undefined ? json : `${json.slice(0, -1)},"data":${raw}}`);
 	}
 	return `${out.join("\n")}\n`;
+}
+
+/**
+ * The log {@link writeLog} writes, as the values a reader parses from its
+ * lines, without writing or parsing text: each entry itself when it is
+ * plain JSON data not shared with an entry before it, else what
+ * `JSON.parse` gives of its line (an entry holding a record's text, one
+ * with an `undefined` or a number JSON cannot hold, one sharing an object).
+ */
+export function logValues(
+	head: Obj,
+	entries: readonly OutEntry[],
+): { header: Obj; entries: Obj[] } {
+	const seen = new Set<object>();
+	const value = (e: Obj): Obj => {
+		const raw = (e as Record<symbol, string | undefined>)[RAW];
+		if (raw !== undefined) return JSON.parse(`${JSON.stringify(e).slice(0, -1)},"data":${raw}}`);
+		return isJsonData(e, seen) ? e : JSON.parse(JSON.stringify(e));
+	};
+	return { header: value(head), entries: entries.map(value) };
+}
+
+/**
+ * Whether `value` is what `JSON.parse` of its JSON text would give: plain
+ * objects and arrays (none met before: `seen`), strings, booleans, null and
+ * finite numbers other than -0.
+ */
+function isJsonData(value: unknown, seen: Set<object>): boolean {
+	switch (typeof value) {
+		case "string":
+		case "boolean":
+			return true;
+		case "number":
+			return Number.isFinite(value) && !Object.is(value, -0);
+		case "object": {
+			if (value === null) return true;
+			if (seen.has(value)) return false;
+			seen.add(value);
+			if (Array.isArray(value)) {
+				for (let i = 0; i < value.length; i++) if (!isJsonData(value[i], seen)) return false;
+				return Object.getPrototypeOf(value) === Array.prototype;
+			}
+			const proto: unknown = Object.getPrototypeOf(value);
+			if (proto !== Object.prototype && proto !== null) return false;
+			if (Object.getOwnPropertySymbols(value).length > 0) return false;
+			const fields = value as Record<string, unknown>;
+			for (const key in fields) if (!isJsonData(fields[key], seen)) return false;
+			return !("toJSON" in fields);
+		}
+		default:
+			return false;
+	}
 }
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

@@ -3,6 +3,7 @@
  * is not our header is tried as a Claude Code or Codex session, converted in
  * memory with the same warnings `theway-context import` gives. A file of no
  * known format gives undefined, and the reader reports its missing header.
+ * The reader gets the converted entries as values: no log text is written.
  */
 import { ContextError } from "../errors.js";
 import type { ForeignReader } from "../log/open-log.js";
@@ -14,7 +15,15 @@ export const readForeign: ForeignReader = (bytes, name) => {
 			? bytes
 			: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 		const result = importSession(buffer, name);
-		return result.format === "theway" ? undefined : result;
+		if (result.format === "theway" || result.values === undefined) return undefined;
+		const { header, entries } = result.values();
+		return {
+			header,
+			entries,
+			sourceLines: result.sourceLines,
+			warnings: result.warnings,
+			...(result.calls === undefined ? {} : { calls: result.calls }),
+		};
 	} catch (error) {
 		if (error instanceof ContextError && error.code === "unknown_format") return undefined;
 		throw error;

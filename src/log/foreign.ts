@@ -1,7 +1,7 @@
 /**
  * Files of another format, as the log reader meets them: the converter it
  * is handed (the importers' reader, passed down so the log layer knows no
- * format but its own), what it gives back, and the model calls a source
+ * format but its own), what it gives back (the converted log's values), and the model calls a source
  * records as billed beside the converted log.
  */
 import type { Diagnostic } from "../errors.js";
@@ -24,16 +24,25 @@ export interface RecordedCall {
 	line: number;
 }
 
-/** A foreign file's bytes to our log's text, with its warnings and each entry line's source line. */
+/**
+ * A foreign file converted to our log: the header and the entries as the
+ * values a reader parses from the lines of the converted log's text, so no
+ * text is written and parsed again. Each is a JSON value as `JSON.parse`
+ * gives it: plain objects and arrays, finite numbers, no `undefined`, no
+ * object shared between two entries.
+ */
+export interface ForeignLog {
+	header: unknown;
+	entries: readonly unknown[];
+	/** For each entry, the source line it comes from. */
+	sourceLines: readonly number[];
+	warnings: readonly Diagnostic[];
+	calls?: readonly RecordedCall[];
+}
+
+/** A foreign file's bytes to our log, with its warnings; undefined when it is of no format the reader knows. */
 export type ForeignReader = (
 	/** A Buffer, typed as the Uint8Array it is: the published types need no `@types/node`. */
 	bytes: Uint8Array,
 	name: string,
-) =>
-	| {
-			text: string;
-			sourceLines: readonly number[];
-			warnings: readonly Diagnostic[];
-			calls?: readonly RecordedCall[];
-	  }
-	| undefined;
+) => ForeignLog | undefined;

@@ -54,10 +54,10 @@ export interface OpenLogOptions extends ParseOptions {
 	foreign?: ForeignReader;
 }
 
-/** A foreign file read and converted: the converted bytes stand for the file's. */
+/** A foreign file read and converted: the converted entries stand for the file's lines. */
 interface Converted {
-	bytes: Buffer;
-	sourceLines: readonly number[];
+	/** The converted log's entries as parsed values, by offset (entry `k` at offset `k`). */
+	entries: readonly unknown[];
 	warnings: readonly Diagnostic[];
 	calls: readonly RecordedCall[] | undefined;
 }
@@ -95,12 +95,14 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	/** Chunks kept while a first line spans them (rare), in case the file is foreign. */
 	private early: Buffer[] | undefined = [];
 	/** A foreign file's bytes, gathered whole once its first line is not a header. */
-	private foreignChunks: Buffer[] | undefined;
+	private foreignBytes: Gathered | undefined;
+	/** The file's size when it was opened: the room a foreign file's bytes are gathered in. */
+	private sizeHint = 0;
 	private missingHeader: unknown;
 	private converted: Converted | undefined;
 	private readonly feed = (chunk: Buffer): void => {
-		if (this.foreignChunks !== undefined) {
-			this.foreignChunks.push(Buffer.from(chunk));
+		if (this.foreignBytes !== undefined) {
+			this.foreignBytes.add(chunk);
 			return;
 		}
 		if (this.early === undefined) {
@@ -187,35 +189,31 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 		) {
 			return false;
 		}
-		this.foreignChunks = [...this.early, Buffer.from(chunk)];
+		this.foreignBytes = new Gathered(this.sizeHint);
+		for (const early of this.early) this.foreignBytes.add(early);
+		this.foreignBytes.add(chunk);
 		this.early = undefined;
 		this.missingHeader = error;
 		return true;
 	}
 
-	/** Converts the gathered foreign file and reads the result as the log. */
+	/** Converts the gathered foreign file and reads its entries as the log's. */
 	private readForeign(): void {
-		const bytes = Buffer.concat(this.foreignChunks ?? []);
-		this.foreignChunks = undefined;
+		const bytes = this.foreignBytes?.bytes() ?? Buffer.alloc(0);
+		this.foreignBytes = undefined;
 		const result = this.options.foreign?.(bytes, this.name);
 		if (result === undefined) throw this.missingHeader;
 		// Strict, a line the conversion could not read is refused as in a log of ours.
 		const refusal =
 			this.options.strict === true ? firstDamage(result.warnings, this.name) : undefined;
 		if (refusal !== undefined) throw refusal;
-		const converted = {
-			bytes: Buffer.from(result.text),
-			sourceLines: result.sourceLines,
-			warnings: result.warnings,
-			calls: result.calls,
-		};
-		this.converted = converted;
+		this.converted = { entries: result.entries, warnings: result.warnings, calls: result.calls };
 		this.parser = new LogParser(this.name, this.options);
 		this.store = new EntryStore((indices) => this.readBack(indices));
-		this.parser.push(converted.bytes, this.pending);
+		this.parser.pushValues(result.header, result.entries, this.pending);
 		this.parser.end(this.pending);
 		for (const parsed of this.pending)
-			parsed.line = converted.sourceLines[parsed.line - 2] ?? parsed.line;
+			parsed.line = result.sourceLines[parsed.line - 2] ?? parsed.line;
 	}
 
 	/** A later read of a converted file: unchanged, nothing new; changed, read it afresh. */
@@ -274,6 +272,7 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 			this.opened = true;
 			this.regular = source.regular;
 			if (source.regular) this.identity = identify(source);
+			this.sizeHint = source.regular ? source.stat.size : 0;
 			this.store = new EntryStore((indices) => this.readBack(indices), this.retainBytes(source));
 			if (source.regular) this.sink.expect?.(Math.ceil(source.stat.size / GUESS_BYTES_PER_ENTRY));
 			return true;
@@ -284,14 +283,14 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 
 	/** After reading: the last line, the sink's batch, the identity for the next read. */
 	private complete(source: Source): boolean {
-		if (this.foreignChunks === undefined) {
+		if (this.foreignBytes === undefined) {
 			try {
 				this.parser.end(this.pending);
 			} catch (error) {
 				if (!this.goForeign(error, Buffer.alloc(0))) throw error;
 			}
 		}
-		if (this.foreignChunks !== undefined) this.readForeign();
+		if (this.foreignBytes !== undefined) this.readForeign();
 		this.early = undefined;
 		this.deliver();
 		this.sink.finish();
@@ -335,12 +334,9 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	 */
 	private readBack(indices: readonly number[]): Entry[] {
 		const converted = this.converted;
-		if (converted !== undefined) {
-			return indices.map((i) => {
-				const { offset, length } = this.store.span(i);
-				return this.reparse(i, converted.bytes.toString("utf8", offset, offset + length));
-			});
-		}
+		// A converted entry was checked when it was read, and is held: it is the one it was.
+		if (converted !== undefined)
+			return indices.map((i) => converted.entries[this.store.span(i).offset] as Entry);
 		const source = openSource(this.path);
 		try {
 			if (
@@ -379,5 +375,31 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 			});
 		}
 		return result.entry;
+	}
+}
+
+/** Bytes gathered chunk by chunk into one buffer (sized by a hint, grown as needed). */
+class Gathered {
+	private buffer: Buffer;
+	private length = 0;
+
+	constructor(hint: number) {
+		this.buffer = Buffer.allocUnsafe(Math.max(hint, 64 * 1024));
+	}
+
+	add(chunk: Uint8Array): void {
+		if (this.length + chunk.length > this.buffer.length) {
+			const grown = Buffer.allocUnsafe(
+				Math.max(this.buffer.length * 2, this.length + chunk.length),
+			);
+			this.buffer.copy(grown, 0, 0, this.length);
+			this.buffer = grown;
+		}
+		this.buffer.set(chunk, this.length);
+		this.length += chunk.length;
+	}
+
+	bytes(): Buffer {
+		return this.buffer.subarray(0, this.length);
 	}
 }

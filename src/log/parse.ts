@@ -100,6 +100,22 @@ export class LogParser implements LineHandler {
 		this.lines.push(chunk);
 	}
 
+	/**
+	 * A converted file's header and entries, already parsed (see
+	 * `ForeignLog`: each the value its line would parse to), read as lines 1,
+	 * 2, 3, … of a log are; entry `k` is line `k + 2`, at offset `k`.
+	 */
+	pushValues(header: unknown, entries: readonly unknown[], out: ParsedEntry[]): void {
+		this.out = out;
+		this.onLine("", 1, -1, 0, header);
+		if (this.header !== undefined) this.headerText = JSON.stringify(header);
+		for (let k = 0; k < entries.length; k++) {
+			const value = entries[k];
+			// A repeated header is told from a different one by its text.
+			this.onLine(isSession(value) ? JSON.stringify(value) : "", k + 2, k, 0, value);
+		}
+	}
+
 	/** The bytes on disk end here: parses a last line without a newline into `out`. */
 	end(out: ParsedEntry[]): void {
 		this.out = out;

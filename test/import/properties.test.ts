@@ -1,7 +1,8 @@
 /**
  * The importer's property: any valid generated Claude Code or Codex source
  * gives a log that loads under --strict, with every record accounted for
- * (mapped, kept as custom, or warned) and the same bytes on a second run.
+ * (mapped, kept as custom, or warned) and the same bytes on a second run,
+ * and the values a reader gets in its place are those its lines parse to.
  * The generators' reach is asserted: every record kind appears in every run
  * (the first example of each property holds them all, whatever the seed).
  */
@@ -31,6 +32,12 @@ function check(source: Source, dir: string, reached: Map<string, number>): void 
 	const sum = sumCounts(result.counts);
 	expect(sum.mapped + sum.custom + sum.warned).toBe(source.records);
 	expect(importSession(Buffer.from(source.text), "gen.jsonl").text).toBe(result.text);
+	// What a reader reads instead of the text: the values its lines parse to, key for key.
+	const [head, ...lines] = result.text.split("\n").slice(0, -1);
+	const values = result.values?.();
+	expect(values?.header).toStrictEqual(JSON.parse(head as string));
+	expect(values?.entries).toStrictEqual(lines.map((l) => JSON.parse(l)));
+	expect(values?.entries.map((e) => JSON.stringify(e))).toEqual(lines);
 	const file = join(dir, "gen.jsonl");
 	writeFileSync(file, result.text);
 	const bundle = new ContextService({ strict: true }).loadSync(file);
