@@ -9,12 +9,19 @@
  * or undefined (a model neither knows) out. A bad table fails with every
  * problem located; an entry that a glob before it hides is a warning.
  */
-import { calcPrice, findProvider, type Provider } from "@pydantic/genai-prices";
+import {
+	calcPrice,
+	findProvider,
+	type ModelInfo,
+	type ModelPrice,
+	type Provider,
+} from "@pydantic/genai-prices";
 import { z } from "zod";
 import type { Diagnostic } from "../errors.js";
 import { readRegularText } from "../log/read-text.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 import { globCovers, globMatches } from "./globs.js";
+import { costByPlan, type PricePlan, planOf, priceAt } from "./price-plan.js";
 
 export { globMatches } from "./globs.js";
 
@@ -142,7 +149,9 @@ export function costAt(price: Price, usage: TokenUsage): number {
  * provider narrowed to the one model found, or, where narrowing would not
  * find the same model, the provider's id as the log gave it).
  */
-type Resolved = { options: { provider: Provider } | { providerId?: string } } | undefined;
+type Resolved =
+	| { options: { provider: Provider } | { providerId?: string }; model: ModelInfo }
+	| undefined;
 
 /**
  * Prices calls: the override table first, then the bundled database. The
@@ -150,12 +159,17 @@ type Resolved = { options: { provider: Provider } | { providerId?: string } } | 
  * provider's models, one pattern at a time) is done once per provider and
  * model: later calls are priced against that provider narrowed to the model
  * found, which gives the same price (the same model, its prices in force
- * on the call's date, tiers and all) without the search.
+ * on the call's date, tiers and all) without the search. Once calcPrice
+ * has priced a call at one of the model's prices, later calls at that
+ * price are computed by its plan (./price-plan.ts), the same arithmetic
+ * without calcPrice's per-call work.
  */
 export class Prices {
 	/** Provider names the database does not know, resolved once: undefined, the model decides. */
 	private readonly providers = new Map<string, string | undefined>();
 	private readonly models = new Map<string, Resolved>();
+	/** Each database price met, once calcPrice has priced a call at it: its plan, or undefined (calcPrice's alone). */
+	private readonly plans = new Map<ModelPrice, PricePlan | undefined>();
 
 	constructor(readonly overrides?: PriceTable) {}
 
@@ -169,9 +183,16 @@ export class Prices {
 		if (Number.isNaN(date.getTime())) return undefined;
 		const resolved = this.resolve(provider, model, date);
 		if (resolved === undefined) return undefined;
+		const input = usage.input + usage.cacheRead + usage.cacheWrite;
+		const price = priceAt(resolved.model, date);
+		const plan = price === undefined ? undefined : this.plans.get(price);
+		if (plan !== undefined) {
+			const cost = costByPlan(plan, { ...usage, input });
+			if (cost !== undefined) return cost;
+		}
 		const result = calcPrice(
 			{
-				input_tokens: usage.input + usage.cacheRead + usage.cacheWrite,
+				input_tokens: input,
 				cache_read_tokens: usage.cacheRead,
 				cache_write_tokens: usage.cacheWrite,
 				output_tokens: usage.output,
@@ -179,7 +200,11 @@ export class Prices {
 			model,
 			{ ...resolved.options, timestamp: date },
 		);
-		return result === null ? undefined : result.total_price;
+		if (result === null) return undefined;
+		// A price calcPrice accepted (its validation depends on the price alone) is planned from now on.
+		if (price !== undefined && result.model_price === price && !this.plans.has(price))
+			this.plans.set(price, planOf(price));
+		return result.total_price;
 	}
 
 	/** Whether a price for the model is known (at any usage), on `date`. */
@@ -203,7 +228,10 @@ export class Prices {
 			const { fallback_model_providers: _, ...own } = found.provider;
 			const narrowed = { provider: { ...own, models: [found.model] } };
 			const again = calcPrice(zero, model, { ...narrowed, timestamp: date });
-			resolved = { options: again?.model.id === found.model.id ? narrowed : options };
+			resolved = {
+				options: again?.model.id === found.model.id ? narrowed : options,
+				model: found.model,
+			};
 		}
 		this.models.set(key, resolved);
 		return resolved;
