@@ -11,144 +11,64 @@
  * Why not `gpt-tokenizer`'s own counter: loading its tables (a 2.4 MB
  * module of 200k strings, then a map of them) costs more than counting a
  * session; here the ranks are one byte array and an open-addressing hash
- * table over it, built in one pass, and pieces are looked up from the
- * text's own characters, ASCII pieces without a string made.
+ * table over it (./bpe-table.ts: read whole from the table file the build
+ * writes, else built from the ranks file in one pass), pieces are looked up
+ * from the text's own characters, ASCII pieces without a string made, and
+ * the merge works in arrays reused from piece to piece.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import {
+	hashBytes,
+	isUtf8,
+	parseTiktoken,
+	type Ranks,
+	readRanksTable,
+	startsWithBom,
+} from "./bpe-table.js";
 import { ABORT, o200kPieceEnd } from "./pretokenize.js";
 
 const require = createRequire(import.meta.url);
 const NONE = 0x7fffffff;
-const BASE64 = new Int8Array(128).fill(-1);
-for (const [i, ch] of [
-	..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
-].entries())
-	BASE64[ch.charCodeAt(0)] = i;
 
 /** The encodings counted here. */
 export type BpeName = "o200k" | "cl100k";
 
-const FILES: Record<BpeName, string> = {
-	o200k: "gpt-tokenizer/data/o200k_base.tiktoken",
-	cl100k: "gpt-tokenizer/data/cl100k_base.tiktoken",
+/** Each encoding's ranks file in `gpt-tokenizer`, and its table file (written by `npm run build`). */
+const FILES: Record<BpeName, { source: string; table: string }> = {
+	o200k: { source: "gpt-tokenizer/data/o200k_base.tiktoken", table: "o200k_base.bin" },
+	cl100k: { source: "gpt-tokenizer/data/cl100k_base.tiktoken", table: "cl100k_base.bin" },
 };
 
-/** The ranks of one encoding: token bytes back to back, and a hash table of entry indexes. */
-interface Ranks {
-	bytes: Uint8Array;
-	starts: Uint32Array;
-	lengths: Uint16Array;
-	ranks: Uint32Array;
-	/** Entry index + 1 per slot; 0 is empty. */
-	slots: Int32Array;
-	mask: number;
+/**
+ * The folder of the table files: `dist/tokenizer/` of this package, from
+ * `src/text/` (tests), `dist/text/` and the bundles of `dist/cli/` alike.
+ */
+const TABLES = new URL("../../dist/tokenizer/", import.meta.url);
+
+/** The `.tiktoken` file of `name` and the table file built from it. */
+export function bpeFiles(name: BpeName): { source: string; table: string } {
+	return {
+		source: require.resolve(FILES[name].source),
+		table: fileURLToPath(new URL(FILES[name].table, TABLES)),
+	};
 }
 
-/** A counter of `name`'s tokens in a text. */
-export function bpeCounter(name: BpeName): (text: string) => number {
+/**
+ * A counter of `name`'s tokens in a text, over the ranks of its table file
+ * (`table`, by default the built one) when that is sound and current, else
+ * parsed from `gpt-tokenizer`'s ranks file.
+ */
+export function bpeCounter(name: BpeName, table?: string): (text: string) => number {
 	const constants = require("gpt-tokenizer/cjs/encodingParams/constants") as Record<string, RegExp>;
 	const pattern = (
 		name === "o200k" ? constants.O200K_TOKEN_SPLIT_REGEX : constants.CL100K_TOKEN_SPLIT_REGEX
 	) as RegExp;
-	return new BpeCounter(readRanks(require.resolve(FILES[name])), pattern, name === "o200k").count;
-}
-
-/** Reads a `.tiktoken` file into {@link Ranks}. */
-function readRanks(file: string): Ranks {
-	const text = readFileSync(file);
-	let lines = 0;
-	for (let i = 0; i < text.length; i++) if (text[i] === 10) lines++;
-	if (text.length > 0 && text[text.length - 1] !== 10) lines++;
-	const bytes = new Uint8Array(text.length);
-	const starts = new Uint32Array(lines);
-	const lengths = new Uint16Array(lines);
-	const ranks = new Uint32Array(lines);
-	let at = 0;
-	let count = 0;
-	for (let i = 0; i < text.length; ) {
-		const start = at;
-		let acc = 0;
-		let bits = 0;
-		for (; i < text.length && text[i] !== 32; i++) {
-			const v = BASE64[text[i] as number] ?? -1;
-			if (v < 0) continue; // padding
-			acc = ((acc << 6) | v) & 0xffffff;
-			bits += 6;
-			if (bits >= 8) {
-				bits -= 8;
-				bytes[at++] = (acc >> bits) & 255;
-			}
-		}
-		let rank = 0;
-		for (i++; i < text.length && text[i] !== 10; i++) rank = rank * 10 + (text[i] as number) - 48;
-		i++;
-		if (at === start) continue;
-		starts[count] = start;
-		lengths[count] = at - start;
-		ranks[count] = rank;
-		count++;
-	}
-	let size = 1;
-	while (size < count * 2.5) size <<= 1;
-	const slots = new Int32Array(size);
-	const mask = size - 1;
-	for (let e = 0; e < count; e++) {
-		const s = starts[e] as number;
-		const l = lengths[e] as number;
-		// Valid UTF-8 after a byte-order mark: never found by gpt-tokenizer, which strips the mark.
-		if (startsWithBom(bytes, s, s + l) && isUtf8(bytes, s, s + l)) continue;
-		let h = hashBytes(bytes, s, s + l) & mask;
-		while (slots[h] !== 0) h = (h + 1) & mask;
-		slots[h] = e + 1;
-	}
-	return { bytes, starts, lengths, ranks, slots, mask };
-}
-
-function hashBytes(b: Uint8Array, s: number, e: number): number {
-	let h = 0x811c9dc5;
-	for (let i = s; i < e; i++) h = Math.imul(h ^ (b[i] as number), 0x01000193);
-	return h >>> 0;
-}
-
-function startsWithBom(b: Uint8Array, s: number, e: number): boolean {
-	return e - s >= 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf;
-}
-
-/** Whether `b[s..e)` is valid UTF-8, as gpt-tokenizer checks it. */
-function isUtf8(b: Uint8Array, s: number, e: number): boolean {
-	let i = s;
-	while (i < e) {
-		const b1 = b[i] as number;
-		let size: number;
-		let cp: number;
-		if (b1 <= 127) {
-			i++;
-			continue;
-		}
-		if ((b1 & 224) === 192) {
-			if (b1 <= 193) return false;
-			size = 2;
-			cp = b1 & 31;
-		} else if ((b1 & 240) === 224) {
-			size = 3;
-			cp = b1 & 15;
-		} else if ((b1 & 248) === 240) {
-			if (b1 > 244) return false;
-			size = 4;
-			cp = b1 & 7;
-		} else return false;
-		if (i + size > e) return false;
-		for (let j = 1; j < size; j++) {
-			const c = b[i + j] as number;
-			if ((c & 192) !== 128) return false;
-			cp = (cp << 6) | (c & 63);
-		}
-		if ((size === 3 && cp < 2048) || (size === 4 && cp < 65536)) return false;
-		if ((cp >= 55296 && cp <= 57343) || cp > 1114111) return false;
-		i += size;
-	}
-	return true;
+	const files = bpeFiles(name);
+	const ranks =
+		readRanksTable(table ?? files.table, files.source) ?? parseTiktoken(readFileSync(files.source));
+	return new BpeCounter(ranks, pattern, name === "o200k").count;
 }
 
 /** A lone surrogate: a JS string holding one equals no token (gpt-tokenizer looks pieces up as strings). */
@@ -160,6 +80,9 @@ class BpeCounter {
 	private readonly global: RegExp;
 	private buffer = new Uint8Array(1024);
 	private readonly encoder = new TextEncoder();
+	/** The merge's parts: where each starts, and the rank of each with the next. */
+	private starts = new Int32Array(256);
+	private pairRanks = new Int32Array(256);
 	/** Counts of pieces that are no token (merged), by piece. */
 	private readonly merged = new Map<string, number>();
 
@@ -234,18 +157,31 @@ class BpeCounter {
 		return n;
 	}
 
-	/** Byte-pair merge of `b[0..length)`: the number of tokens it ends in. */
+	/**
+	 * Byte-pair merge of `b[0..length)`: the number of tokens it ends in. The
+	 * parts' starts and the rank of each part with the next are kept in
+	 * arrays reused from piece to piece.
+	 */
 	private merge(b: Uint8Array, length: number): number {
-		const starts: number[] = [];
-		const ranks: number[] = [];
-		for (let i = 0; i <= length; i++) {
-			starts.push(i);
-			ranks.push(i < length - 1 ? this.rank(b, i, i + 2) : NONE);
+		if (this.starts.length <= length) {
+			this.starts = new Int32Array(2 * length + 2);
+			this.pairRanks = new Int32Array(2 * length + 2);
 		}
-		while (starts.length > 1) {
+		const starts = this.starts;
+		const ranks = this.pairRanks;
+		for (let i = 0; i < length - 1; i++) {
+			starts[i] = i;
+			ranks[i] = this.rank(b, i, i + 2);
+		}
+		starts[length - 1] = length - 1;
+		starts[length] = length;
+		ranks[length - 1] = NONE;
+		// parts + 1 starts (the last is the end); ranks[i] ranks parts i and i + 1 joined.
+		let parts = length;
+		while (parts > 1) {
 			let lowest = NONE;
 			let at = -1;
-			for (let i = 0; i < ranks.length - 1; i++) {
+			for (let i = 0; i < parts - 1; i++) {
 				const r = ranks[i] as number;
 				if (r < lowest) {
 					lowest = r;
@@ -253,19 +189,14 @@ class BpeCounter {
 				}
 			}
 			if (at === -1) break;
-			starts.splice(at + 1, 1);
-			ranks.splice(at, 1);
+			starts.copyWithin(at + 1, at + 2, parts + 1);
+			ranks.copyWithin(at, at + 1, parts);
+			parts--;
 			ranks[at] =
-				at + 2 < starts.length
-					? this.rank(b, starts[at] as number, starts[at + 2] as number)
-					: NONE;
-			if (at > 0)
-				ranks[at - 1] =
-					at + 1 < starts.length
-						? this.rank(b, starts[at - 1] as number, starts[at + 1] as number)
-						: NONE;
+				at + 1 < parts ? this.rank(b, starts[at] as number, starts[at + 2] as number) : NONE;
+			if (at > 0) ranks[at - 1] = this.rank(b, starts[at - 1] as number, starts[at + 1] as number);
 		}
-		return starts.length - 1;
+		return parts;
 	}
 
 	/** A byte sequence's rank as gpt-tokenizer finds it (a leading byte-order mark of valid UTF-8 dropped). */

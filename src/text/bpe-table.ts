@@ -1,0 +1,273 @@
+/**
+ * The ranks of a byte-pair encoding as the counter (./bpe.ts) searches them,
+ * and the file they are kept in. Parsing a `.tiktoken` file (one base64
+ * token and its rank a line) and building the hash table over it cost
+ * ~50 ms of every process that counts, so `npm run build` writes the
+ * finished table of each encoding into `dist/tokenizer/NAME.bin`
+ * (scripts/write-bpe-tables.js), which a process maps into typed arrays
+ * with one read. The file names the `.tiktoken` file it was built from
+ * (size, modification time, CRC-32) and carries a CRC-32 of its own
+ * contents; a file of another format version, another byte order, another
+ * source, or damaged, is refused, and the ranks are parsed from the source
+ * as before.
+ *
+ * Layout (the machine's byte order; every array at an offset its element
+ * size divides): a header of {@link HEADER} bytes, then `starts` (u32 per
+ * entry), `ranks` (u32), `slots` (i32), `lengths` (u16), `bytes` (u8).
+ */
+import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import * as zlib from "node:zlib";
+
+/** The ranks of one encoding: token bytes back to back, and a hash table of entry indexes. */
+export interface Ranks {
+	bytes: Uint8Array;
+	starts: Uint32Array;
+	lengths: Uint16Array;
+	ranks: Uint32Array;
+	/** Entry index + 1 per slot; 0 is empty. */
+	slots: Int32Array;
+	mask: number;
+}
+
+const BASE64 = new Int8Array(128).fill(-1);
+for (const [i, ch] of [
+	..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+].entries())
+	BASE64[ch.charCodeAt(0)] = i;
+
+/** The ranks of a `.tiktoken` file's contents, and the hash table over them. */
+export function parseTiktoken(text: Uint8Array): Ranks {
+	let lines = 0;
+	for (let i = 0; i < text.length; i++) if (text[i] === 10) lines++;
+	if (text.length > 0 && text[text.length - 1] !== 10) lines++;
+	const bytes = new Uint8Array(text.length);
+	const starts = new Uint32Array(lines);
+	const lengths = new Uint16Array(lines);
+	const ranks = new Uint32Array(lines);
+	let at = 0;
+	let count = 0;
+	for (let i = 0; i < text.length; ) {
+		const start = at;
+		let acc = 0;
+		let bits = 0;
+		for (; i < text.length && text[i] !== 32; i++) {
+			const v = BASE64[text[i] as number] ?? -1;
+			if (v < 0) continue; // padding
+			acc = ((acc << 6) | v) & 0xffffff;
+			bits += 6;
+			if (bits >= 8) {
+				bits -= 8;
+				bytes[at++] = (acc >> bits) & 255;
+			}
+		}
+		let rank = 0;
+		for (i++; i < text.length && text[i] !== 10; i++) rank = rank * 10 + (text[i] as number) - 48;
+		i++;
+		if (at === start) continue;
+		starts[count] = start;
+		lengths[count] = at - start;
+		ranks[count] = rank;
+		count++;
+	}
+	let size = 1;
+	while (size < count * 2.5) size <<= 1;
+	const slots = new Int32Array(size);
+	const mask = size - 1;
+	for (let e = 0; e < count; e++) {
+		const s = starts[e] as number;
+		const l = lengths[e] as number;
+		// Valid UTF-8 after a byte-order mark: never found by gpt-tokenizer, which strips the mark.
+		if (startsWithBom(bytes, s, s + l) && isUtf8(bytes, s, s + l)) continue;
+		let h = hashBytes(bytes, s, s + l) & mask;
+		while (slots[h] !== 0) h = (h + 1) & mask;
+		slots[h] = e + 1;
+	}
+	return {
+		bytes: bytes.subarray(0, at),
+		starts: starts.subarray(0, count),
+		lengths: lengths.subarray(0, count),
+		ranks: ranks.subarray(0, count),
+		slots,
+		mask,
+	};
+}
+
+/** FNV-1a of `b[s..e)`: the table's hash. */
+export function hashBytes(b: Uint8Array, s: number, e: number): number {
+	let h = 0x811c9dc5;
+	for (let i = s; i < e; i++) h = Math.imul(h ^ (b[i] as number), 0x01000193);
+	return h >>> 0;
+}
+
+/** Whether `b[s..e)` starts with a byte-order mark. */
+export function startsWithBom(b: Uint8Array, s: number, e: number): boolean {
+	return e - s >= 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf;
+}
+
+/** Whether `b[s..e)` is valid UTF-8, as gpt-tokenizer checks it. */
+export function isUtf8(b: Uint8Array, s: number, e: number): boolean {
+	let i = s;
+	while (i < e) {
+		const b1 = b[i] as number;
+		let size: number;
+		let cp: number;
+		if (b1 <= 127) {
+			i++;
+			continue;
+		}
+		if ((b1 & 224) === 192) {
+			if (b1 <= 193) return false;
+			size = 2;
+			cp = b1 & 31;
+		} else if ((b1 & 240) === 224) {
+			size = 3;
+			cp = b1 & 15;
+		} else if ((b1 & 248) === 240) {
+			if (b1 > 244) return false;
+			size = 4;
+			cp = b1 & 7;
+		} else return false;
+		if (i + size > e) return false;
+		for (let j = 1; j < size; j++) {
+			const c = b[i + j] as number;
+			if ((c & 192) !== 128) return false;
+			cp = (cp << 6) | (c & 63);
+		}
+		if ((size === 3 && cp < 2048) || (size === 4 && cp < 65536)) return false;
+		if ((cp >= 55296 && cp <= 57343) || cp > 1114111) return false;
+		i += size;
+	}
+	return true;
+}
+
+/** `zlib.crc32`: Node 20.15 and later (before, tables are always parsed). */
+const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+
+const MAGIC = "BPERANKS";
+/** Bumped whenever the layout or the hash changes. */
+const VERSION = 1;
+/** Written in the machine's byte order: read back otherwise, the file is of another machine. */
+const BYTE_ORDER = 0x01020304;
+const HEADER = 48;
+const field = {
+	byteOrder: 8,
+	version: 12,
+	sourceSize: 16,
+	sourceCrc: 20,
+	sourceMtime: 24,
+	count: 32,
+	bytesLength: 36,
+	slotsLength: 40,
+	crc: 44,
+} as const;
+
+/** The size of a table file and the offset of each array in it. */
+function layout(count: number, bytesLength: number, slotsLength: number) {
+	const starts = HEADER;
+	const ranks = starts + 4 * count;
+	const slots = ranks + 4 * count;
+	const lengths = slots + 4 * slotsLength;
+	const bytes = lengths + 2 * count;
+	return { starts, ranks, slots, lengths, bytes, size: bytes + bytesLength };
+}
+
+/** The bytes of a typed array's elements. */
+const asBytes = (a: Uint16Array | Uint32Array | Int32Array) =>
+	new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/**
+ * The table file of the `.tiktoken` file `source`: its ranks parsed
+ * ({@link parseTiktoken}), and the source's size, modification time and CRC-32.
+ */
+export function buildRanksTable(source: string): Uint8Array {
+	if (crc32 === undefined)
+		throw new Error("zlib.crc32 is missing: Node 20.15 or later writes tables");
+	const sourceData = readFileSync(source);
+	const ranks = parseTiktoken(sourceData);
+	const count = ranks.starts.length;
+	const at = layout(count, ranks.bytes.length, ranks.slots.length);
+	const out = new Uint8Array(at.size);
+	out.set(asBytes(ranks.starts), at.starts);
+	out.set(asBytes(ranks.ranks), at.ranks);
+	out.set(asBytes(ranks.slots), at.slots);
+	out.set(asBytes(ranks.lengths), at.lengths);
+	out.set(ranks.bytes, at.bytes);
+	for (let i = 0; i < MAGIC.length; i++) out[i] = MAGIC.charCodeAt(i);
+	const header = new Uint32Array(out.buffer, 0, HEADER / 4);
+	header[field.byteOrder / 4] = BYTE_ORDER;
+	header[field.version / 4] = VERSION;
+	header[field.sourceSize / 4] = sourceData.length;
+	header[field.sourceCrc / 4] = crc32(sourceData);
+	new Float64Array(out.buffer, field.sourceMtime, 1)[0] = statSync(source).mtimeMs;
+	header[field.count / 4] = count;
+	header[field.bytesLength / 4] = ranks.bytes.length;
+	header[field.slotsLength / 4] = ranks.slots.length;
+	header[field.crc / 4] = crc32(out.subarray(HEADER));
+	return out;
+}
+
+/** Writes `table` to `file` whole (through a temporary file renamed over it). */
+export function writeRanksTable(file: string, table: Uint8Array): void {
+	const temporary = `${file}.${process.pid}.tmp`;
+	writeFileSync(temporary, table);
+	renameSync(temporary, file);
+}
+
+/**
+ * The ranks in the table file `file` when it is sound and was built from
+ * the `.tiktoken` file `source` as it is now; otherwise undefined (no file,
+ * another version or byte order, damaged, or another source).
+ */
+export function readRanksTable(file: string, source: string): Ranks | undefined {
+	if (crc32 === undefined) return undefined;
+	let data: Uint8Array;
+	try {
+		data = readFileSync(file);
+	} catch {
+		return undefined;
+	}
+	if (data.length < HEADER || data.byteOffset % 8 !== 0) data = new Uint8Array(data);
+	if (data.length < HEADER) return undefined;
+	for (let i = 0; i < MAGIC.length; i++) if (data[i] !== MAGIC.charCodeAt(i)) return undefined;
+	const header = new Uint32Array(data.buffer, data.byteOffset, HEADER / 4);
+	const u32 = (offset: number) => header[offset / 4] as number;
+	if (u32(field.byteOrder) !== BYTE_ORDER || u32(field.version) !== VERSION) return undefined;
+	const count = u32(field.count);
+	const slotsLength = u32(field.slotsLength);
+	const at = layout(count, u32(field.bytesLength), slotsLength);
+	if (at.size !== data.length || slotsLength === 0 || (slotsLength & (slotsLength - 1)) !== 0)
+		return undefined;
+	if (!sameSource(source, u32(field.sourceSize), u32(field.sourceCrc), mtimeOf(data)))
+		return undefined;
+	if (crc32(data.subarray(HEADER)) !== u32(field.crc)) return undefined;
+	const { buffer, byteOffset } = data;
+	return {
+		starts: new Uint32Array(buffer, byteOffset + at.starts, count),
+		ranks: new Uint32Array(buffer, byteOffset + at.ranks, count),
+		slots: new Int32Array(buffer, byteOffset + at.slots, slotsLength),
+		lengths: new Uint16Array(buffer, byteOffset + at.lengths, count),
+		bytes: new Uint8Array(buffer, byteOffset + at.bytes, at.size - at.bytes),
+		mask: slotsLength - 1,
+	};
+}
+
+function mtimeOf(data: Uint8Array): number {
+	return new Float64Array(data.buffer, data.byteOffset + field.sourceMtime, 1)[0] as number;
+}
+
+/**
+ * Whether `source` is the file a table names: its size, and its CRC-32,
+ * read only when its modification time differs from the table's (a copy, a
+ * reinstall of the same package).
+ */
+function sameSource(source: string, size: number, crc: number, mtime: number): boolean {
+	let stat: { size: number; mtimeMs: number };
+	try {
+		stat = statSync(source);
+	} catch {
+		return false;
+	}
+	if (stat.size !== size) return false;
+	if (stat.mtimeMs === mtime) return true;
+	return (crc32 as (data: Uint8Array) => number)(readFileSync(source)) === crc;
+}
