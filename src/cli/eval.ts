@@ -1,11 +1,12 @@
 /** `theway-context eval`: what a template change does to the model's next move, on real sessions. */
-import { writeFileSync } from "node:fs";
+import { closeSync, openSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
 import { type AssertTests, parseAssertions } from "../eval/assertions.js";
 import { defaultCacheDir } from "../eval/cache.js";
 import { parseCalls, randomSeed } from "../eval/calls.js";
 import type { EvalSide } from "../eval/contexts.js";
+import type { DryRequest } from "../eval/dry-run.js";
 import { KEY_VARIABLES, runEval } from "../eval/eval.js";
 import { formatMarkdown, formatText } from "../eval/format.js";
 import { formatJunit } from "../eval/junit.js";
@@ -15,6 +16,7 @@ import { parseModel } from "../eval/settings.js";
 import { ioError } from "../log/read.js";
 import { Prices, readPrices } from "../replay/prices.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
+import { escapeJsonControl } from "../text/terminal.js";
 import { defineCommand } from "./command.js";
 import { EVAL } from "./commands/eval.js";
 import { checkSide, displayPath, sessionFiles } from "./corpus.js";
@@ -22,6 +24,7 @@ import { type Io, printJson, readOptionFile } from "./io.js";
 import { commandTask, runPool } from "./pool.js";
 import { vsSide } from "./replay.js";
 import { baseUrlOption, samplingOptions } from "./request-options.js";
+import { writeAll } from "./stdio.js";
 import { readToolsOption } from "./tools-option.js";
 import { usageError } from "./usage.js";
 import { printFailures, printWarnings } from "./voice.js";
@@ -95,9 +98,8 @@ export const evalCommand = defineCommand(EVAL, async ({ values, positionals }, i
 		if (tty && !outcome.dryRun) io.stderr("\r\u001b[K");
 		printWarnings(io, outcome.diagnostics, values.quiet);
 		if (outcome.dryRun) {
-			const requests = outcome.requests.map((r) => ({ ...r, file: displayPath(r.file, io.cwd) }));
 			printFailures(io, outcome.failed);
-			write(io, values.out, { requests }, "json", values.pretty);
+			writeDryRun(io, values.out, outcome.requests);
 			return outcome.failed.length > 0 ? 1 : 0;
 		}
 		const report = shown(outcome.report, io.cwd);
@@ -162,6 +164,33 @@ function write(
 	const path = out;
 	try {
 		writeFileSync(path, text);
+	} catch (error) {
+		throw ioError(path, error, "cannot write the report");
+	}
+}
+
+/**
+ * `--dry-run`'s requests, one JSON line each, to `out` or stdout, a line
+ * at a time (never the whole output as one string); on a terminal, C1
+ * controls and bidirectional overrides escaped as JSON escapes them.
+ */
+function writeDryRun(io: Io, out: string | undefined, requests: readonly DryRequest[]): void {
+	const fd = out === undefined ? undefined : openOut(out);
+	const raw = out !== undefined || io.stdoutIsPipeOrFile === true;
+	try {
+		for (const request of requests) {
+			const line = `${JSON.stringify({ ...request, file: displayPath(request.file, io.cwd) })}\n`;
+			if (fd === undefined) io.stdout(raw ? line : escapeJsonControl(line));
+			else writeAll(fd, line);
+		}
+	} finally {
+		if (fd !== undefined) closeSync(fd);
+	}
+}
+
+function openOut(path: string): number {
+	try {
+		return openSync(path, "w");
 	} catch (error) {
 		throw ioError(path, error, "cannot write the report");
 	}

@@ -126,14 +126,18 @@ export class ContextBuilder {
 		private readonly options: { strict?: boolean } = {},
 	) {}
 
-	/** The chosen calls of `file`, with their requests; the read's warnings into `diagnostics`. */
-	prepare(
+	/**
+	 * The chosen calls of `file`, with their requests, one at a time (a
+	 * caller may keep only what it needs of each); the read's warnings into
+	 * `diagnostics` once they are all given.
+	 */
+	*prepare(
 		file: string,
 		selection: CallSelection,
 		seed: number,
 		name: string,
 		diagnostics: Diagnostic[],
-	): PreparedCall[] {
+	): Generator<PreparedCall> {
 		const first = this.sides[0] as EvalSide;
 		const walk = new SessionWalk(file, this.options);
 		const set = this.service(first).templateSet(first.version ?? walk.pin?.version);
@@ -144,41 +148,43 @@ export class ContextBuilder {
 			answer: c.answer,
 		}));
 		const chosen = pickCalls(selection, all.length, name, seed);
-		const out: PreparedCall[] = [];
-		for (const i of chosen) {
-			const call = all[i];
-			if (call === undefined) continue;
-			const requests: SideRequest[] = [];
-			for (const side of this.sides) {
-				const options: LoadOptions = {
-					leaf: call.parentId,
-					...(side.version === undefined ? {} : { templateVersion: side.version }),
+		try {
+			for (const i of chosen) {
+				const call = all[i];
+				if (call === undefined) continue;
+				yield {
+					file,
+					index: call.index,
+					entryId: call.entryId,
+					recorded: recordedOf(call.answer),
+					requests: this.sides.map((side) => this.request(file, call.parentId, side)),
 				};
-				const service = this.service(side);
-				const leaf = requestOf(
-					service,
-					service.composeSync(file, withManifest(options, this.manifest)),
-					this.settings,
-					this.manifest,
-					this.tokenizer,
-				);
-				requests.push({
-					set: side.label ?? leaf.bundle.meta.templateVersion,
-					body: leaf.body,
-					inputTokens: leaf.inputTokens ?? 0,
-				});
 			}
-			out.push({
-				file,
-				index: call.index,
-				entryId: call.entryId,
-				recorded: recordedOf(call.answer),
-				requests,
-			});
+			diagnostics.push(...walk.diagnostics());
+		} finally {
+			for (const service of this.services.values()) service.close(file);
 		}
-		diagnostics.push(...walk.diagnostics());
-		for (const service of this.services.values()) service.close(file);
-		return out;
+	}
+
+	/** The request of the context whose leaf is `leaf`, under `side`. */
+	private request(file: string, leaf: string, side: EvalSide): SideRequest {
+		const options: LoadOptions = {
+			leaf,
+			...(side.version === undefined ? {} : { templateVersion: side.version }),
+		};
+		const service = this.service(side);
+		const made = requestOf(
+			service,
+			service.composeSync(file, withManifest(options, this.manifest)),
+			this.settings,
+			this.manifest,
+			this.tokenizer,
+		);
+		return {
+			set: side.label ?? made.bundle.meta.templateVersion,
+			body: made.body,
+			inputTokens: made.inputTokens ?? 0,
+		};
 	}
 
 	private service(side: EvalSide): ContextService {

@@ -3,7 +3,8 @@
  * session (a session that cannot be read is listed, the others go on), the
  * cost estimate said before anything is sent and held to `maxCost`, the key
  * asked for only when some request is not in the cache, the loop, and the
- * report. `dryRun` stops after the estimate with the request bodies.
+ * report. `dryRun` stops after the estimate with the requests, as
+ * `--dry-run` writes them (dry-run.ts).
  */
 import { ContextError, type Diagnostic } from "../errors.js";
 import { PRICE_DATABASE, type Prices } from "../replay/prices.js";
@@ -15,10 +16,11 @@ import type { CallSelection } from "./calls.js";
 import { createSender } from "./client.js";
 import type { EvalSide, PreparedCall } from "./contexts.js";
 import { modelPrice, requestBound, usageCost } from "./cost.js";
+import type { DryRequest } from "./dry-run.js";
 import { type PreparedSession, type PrepareInit, prepareHere } from "./prepare.js";
 import { buildReport, type EvalReport, jobOrder } from "./report.js";
 import { type Job, runJobs } from "./run.js";
-import type { ModelChoice, RequestBody } from "./settings.js";
+import type { ModelChoice } from "./settings.js";
 
 /** The key variable of each provider. */
 export const KEY_VARIABLES = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" } as const;
@@ -62,15 +64,6 @@ export interface EvalOptions {
 	progress?: (state: { done: number; total: number; errors: number; dollars: number }) => void;
 }
 
-/** A request as `--dry-run` prints it. */
-export interface DryRequest {
-	file: string;
-	index: number;
-	entryId: string;
-	set: string;
-	body: RequestBody;
-}
-
 /** What an eval gives: the report, or with `dryRun` the requests. */
 export type EvalOutcome =
 	| {
@@ -97,17 +90,23 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
 		seed: o.seed,
 		tokenizer: o.tokenizer,
 		strict: o.strict === true,
+		dryRun: o.dryRun,
 	};
 	const sessions = await (o.prepare ?? prepareHere)(o.files, init);
 	const calls: PreparedCall[] = sessions.flatMap((s) => s.calls);
+	const dry: DryRequest[] = sessions.flatMap((s) => s.dry ?? []);
 	const failed = sessions.flatMap((s) =>
 		s.error === undefined ? [] : [{ file: s.file, error: s.error }],
 	);
 	const diagnostics: Diagnostic[] = sessions.flatMap((s) => s.diagnostics);
-	if (o.manifest === undefined && calls.length > 0) {
+	if (o.manifest === undefined && calls.length + dry.length > 0) {
 		o.say("no --tools FILE: each request declares the session's tools, with an open object schema");
 	}
-	const jobs = jobOrder(calls, o.dryRun ? 1 : o.samples, (call, side, sample) => {
+	if (o.dryRun) {
+		sayEstimate(o, dry.length, undefined, estimateOf(o, dry));
+		return { dryRun: true, requests: dry, failed, diagnostics };
+	}
+	const jobs = jobOrder(calls, o.samples, (call, side, sample) => {
 		const request = call.requests[side] as PreparedCall["requests"][number];
 		return {
 			call,
@@ -116,21 +115,13 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
 		};
 	});
 	const cache = o.cacheDir === undefined ? undefined : new ResponseCache(o.cacheDir);
-	const cached = o.dryRun ? 0 : jobs.filter((j) => cache?.get(j.job.key) !== undefined).length;
-	const estimate = estimateOf(o, jobs, cache);
-	o.say(
-		`${jobs.length} request${jobs.length === 1 ? "" : "s"}${o.dryRun ? "" : ` (${cached} in the cache)`}, ${estimate.tokens.toLocaleString("en-US")} input tokens to send; estimate: ${estimate.dollars === null ? `unknown (no price for ${o.model.model})` : `at most $${estimate.dollars.toFixed(4)}`}`,
+	const toAsk = jobs.filter((j) => cache?.get(j.job.key) === undefined);
+	const cached = jobs.length - toAsk.length;
+	const estimate = estimateOf(
+		o,
+		toAsk.map((j) => j.request),
 	);
-	if (o.dryRun) {
-		const requests = jobs.map(({ call, request }) => ({
-			file: call.file,
-			index: call.index,
-			entryId: call.entryId,
-			set: request.set,
-			body: request.body,
-		}));
-		return { dryRun: true, requests, failed, diagnostics };
-	}
+	sayEstimate(o, jobs.length, cached, estimate);
 	const toSend = jobs.length - cached;
 	if (o.maxCost !== undefined && toSend > 0) {
 		if (estimate.dollars === null) {
@@ -193,19 +184,29 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
 	return { dryRun: false, report, diagnostics };
 }
 
-/** The estimate: the input tokens of the requests not in the cache, and the most they can cost. */
+/** The estimate: the input tokens of the requests to send, and the most they can cost. */
 function estimateOf(
 	o: EvalOptions,
-	jobs: readonly { request: { inputTokens: number }; job: Job }[],
-	cache: ResponseCache | undefined,
+	requests: readonly { inputTokens: number }[],
 ): { tokens: number; dollars: number | null } {
 	const price = modelPrice(o.prices, o.model);
 	let tokens = 0;
 	let dollars = 0;
-	for (const { request, job } of jobs) {
-		if (!o.dryRun && cache?.get(job.key) !== undefined) continue;
-		tokens += request.inputTokens;
-		if (price !== undefined) dollars += requestBound(price, request.inputTokens, o.maxTokens);
+	for (const { inputTokens } of requests) {
+		tokens += inputTokens;
+		if (price !== undefined) dollars += requestBound(price, inputTokens, o.maxTokens);
 	}
 	return { tokens, dollars: price === undefined ? null : dollars };
+}
+
+/** The estimate's line: the requests (those the cache holds, unless a dry run), tokens, dollars. */
+function sayEstimate(
+	o: EvalOptions,
+	requests: number,
+	cached: number | undefined,
+	estimate: { tokens: number; dollars: number | null },
+): void {
+	o.say(
+		`${requests} request${requests === 1 ? "" : "s"}${cached === undefined ? "" : ` (${cached} in the cache)`}, ${estimate.tokens.toLocaleString("en-US")} input tokens to send; estimate: ${estimate.dollars === null ? `unknown (no price for ${o.model.model})` : `at most $${estimate.dollars.toFixed(4)}`}`,
+	);
 }

@@ -2,7 +2,9 @@
  * Preparing an eval's requests session by session, as a task of the corpus
  * pool (the command line's `cli/pool.ts`, `--jobs N`): what a thread needs,
  * sent to each (plain data: the sets, the settings, the manifest, the
- * tokenizer's name), the builder it makes once, and what one session gives.
+ * tokenizer's name), the builder it makes once, and what one session gives:
+ * its calls, or for a dry run its requests as `--dry-run` writes them, made
+ * as the calls come (a session's whole bodies are never all held at once).
  * A session's result is the same in any thread, so a run's requests do not
  * depend on how many threads prepared them.
  */
@@ -12,6 +14,7 @@ import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
 import type { ToolDefinition } from "../view/tools-manifest.js";
 import type { CallSelection } from "./calls.js";
 import { type BaseSettings, ContextBuilder, type EvalSide, type PreparedCall } from "./contexts.js";
+import { type DryRequest, dryRequests } from "./dry-run.js";
 
 /** What a thread needs to prepare sessions as any other would. */
 export interface PrepareInit {
@@ -24,12 +27,17 @@ export interface PrepareInit {
 	/** How a request's input tokens are counted, for the estimate. */
 	tokenizer: TokenizerName;
 	strict: boolean;
+	/** Give each session's requests as `--dry-run` writes them, not its calls. */
+	dryRun?: boolean;
 }
 
 /** One session prepared: its chosen calls and the read's warnings, or why it could not be. */
 export interface PreparedSession {
 	file: string;
+	/** Its calls (none for a dry run). */
 	calls: PreparedCall[];
+	/** For a dry run: its calls' requests, as `--dry-run` writes them. */
+	dry?: DryRequest[];
 	diagnostics: Diagnostic[];
 	/** The session's error, located; its calls are then none. */
 	error?: string;
@@ -48,7 +56,9 @@ export function createTask(init: PrepareInit): (file: string) => PreparedSession
 		const diagnostics: Diagnostic[] = [];
 		try {
 			const calls = builder.prepare(file, init.selection, init.seed, basename(file), diagnostics);
-			return { file, calls, diagnostics };
+			if (init.dryRun === true)
+				return { file, calls: [], dry: [...dryRequests(calls)], diagnostics };
+			return { file, calls: [...calls], diagnostics };
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
 			return { file, calls: [], diagnostics: [], error: error.message };

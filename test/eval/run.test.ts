@@ -12,6 +12,7 @@ import { describe, expect, it, vi } from "vitest";
 import { runEval } from "../../src/eval/eval.js";
 import { Prices } from "../../src/replay/prices.js";
 import { runCli } from "../support/cli.js";
+import { dryLines, rebuild } from "../support/dry-run.js";
 import { writeAgentSession } from "../support/eval-session.js";
 import { ANTHROPIC_TEST_KEY, fakeProviderEachTest } from "../support/fake-provider.js";
 import { tempDir } from "../support/temp.js";
@@ -185,13 +186,13 @@ describe("eval", () => {
 		expect(provider.fake.requests).toHaveLength(0);
 	});
 
-	it("--dry-run prints every body, the same render prints, and sends nothing", async () => {
+	it("--dry-run writes every request, each as render prints it, a session's context once, and sends nothing", async () => {
 		const file = writeAgentSession();
 		const run = await runCli(evalArgs(file, "--calls", "all", "--vs", "v2", "--dry-run"));
 		expect(run.code).toBe(0);
 		expect(provider.fake.requests).toHaveLength(0);
-		const { requests } = JSON.parse(run.stdout);
-		expect(requests.map((r: { index: number; set: string }) => `${r.index}${r.set}`)).toEqual([
+		const lines = dryLines(run.stdout);
+		expect(lines.map((r) => `${r.index}${r.set}`)).toEqual([
 			"0v1",
 			"0v2",
 			"1v1",
@@ -201,20 +202,54 @@ describe("eval", () => {
 			"3v1",
 			"3v2",
 		]);
-		const render = await runCli([
-			"render",
-			file,
-			"--leaf",
-			"u2",
-			"--format",
-			"anthropic",
-			"--model",
-			"claude-sonnet-4-5",
-			...SETS,
-		]);
-		expect(requests[4].body).toEqual(JSON.parse(render.stdout));
+		const requests = rebuild(lines);
+		// Call i's context is the branch up to its parent: what render gives at that leaf.
+		const parents = ["u1", "r1", "u2", "r3"];
+		for (const request of requests) {
+			const version = request.set;
+			const render = await runCli([
+				"render",
+				file,
+				"--leaf",
+				parents[request.index] as string,
+				"--format",
+				"anthropic",
+				"--model",
+				"claude-sonnet-4-5",
+				"--templates",
+				"test/spec/templates",
+				"--template-version",
+				version,
+			]);
+			expect(request.body, `call ${request.index} under ${version}`).toEqual(
+				JSON.parse(render.stdout),
+			);
+		}
+		// A later call's line holds what the one before it lacks, not the context again.
+		const written = (set: string) =>
+			lines.filter((l) => l.set === set).map((l) => (l.body.messages as unknown[]).length);
+		const whole = (set: string) =>
+			requests.filter((r) => r.set === set).map((r) => (r.body.messages as unknown[]).length);
+		for (const set of ["v1", "v2"]) {
+			const [first, ...later] = written(set);
+			expect(first).toBe(whole(set)[0]);
+			// Each call adds its answer and what followed it; the one before's last message is written again (its cache breakpoint moved).
+			expect(later.every((n) => n <= 3)).toBe(true);
+			expect(whole(set).at(-1)).toBeGreaterThan(3);
+		}
+		expect(
+			lines.slice(2).every((l) => l.previous === l.index - 1 && l.same?.includes("system")),
+		).toBe(true);
 		expect(run.stderr).toMatch(/seed \d+/);
+		expect(run.stderr).toMatch(/8 requests, [\d,]+ input tokens to send/);
 		expect(run.stderr).toMatch(/session's tools, with an open object schema/);
+		// --out writes the same lines to the file.
+		const out = join(tempDir(), "requests.jsonl");
+		const toFile = await runCli(
+			evalArgs(file, "--calls", "all", "--vs", "v2", "--dry-run", "--out", out),
+		);
+		expect(toFile).toMatchObject({ code: 0, stdout: "" });
+		expect(readFileSync(out, "utf8")).toBe(run.stdout);
 	});
 
 	it("on a stop, sends nothing more and reports what was answered, which stays in the cache", async () => {

@@ -90,7 +90,7 @@ prepared on every core (--jobs), then sent --concurrency at a time.`,
 		"no-cache": { type: "boolean", conflicts: "cache", help: "neither read nor write the cache" },
 		"dry-run": {
 			type: "boolean",
-			help: 'print every request body ({"requests": [...]}) and the estimate; send nothing',
+			help: "write every request a run would send, one JSON line each (a session's first whole, each later one as what changed since the one before), and the estimate; send nothing",
 		},
 		...output(
 			["text", "json", "junit", "markdown"],
