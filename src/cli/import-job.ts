@@ -55,7 +55,7 @@ export function runImportJob(job: ImportJob): ImportOutcome {
 		if (job.out !== undefined) {
 			try {
 				mkdirSync(dirname(job.out), { recursive: true });
-				writeFileSync(job.out, result.format === "theway" ? bytes : result.text);
+				writeFileSync(job.out, result.bytes());
 			} catch (error) {
 				throw ioError(job.out, error, "cannot write the log");
 			}

@@ -18,9 +18,9 @@ import {
 	customEntry,
 	IMPORT_SOURCE,
 	type ImportResult,
+	logBytes,
 	logValues,
 	type OutEntry,
-	writeLog,
 } from "./entries.js";
 import { DEFAULT_MAX_RECORD_BYTES, isObj, recordsOf } from "./records.js";
 import { IMPORT_TOOLS, toolsOf } from "./tools.js";
@@ -85,6 +85,7 @@ export function importSession(
 		return {
 			format: "theway",
 			text,
+			bytes: () => bytes,
 			sourceLines: Array.from({ length: lines }, (_, i) => i + 2),
 			warnings: [],
 			counts: {},
@@ -120,13 +121,19 @@ export function importSession(
 			: [customEntry("session_metadata", IMPORT_TOOLS, null, source.timestamp, { tools })];
 	const warnings = [...acc.warnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 	const entries = [source, ...inventory, ...converted.entries];
+	let logged: Buffer | undefined;
 	let text: string | undefined;
+	const written = () => {
+		logged ??= logBytes(converted.header, entries);
+		return logged;
+	};
 	return {
 		format,
 		get text() {
-			text ??= writeLog(converted.header, entries);
+			text ??= written().toString("utf8");
 			return text;
 		},
+		bytes: written,
 		values: () => logValues(converted.header, entries),
 		sourceLines: [1, ...inventory.map(() => 1), ...converted.lines],
 		warnings,

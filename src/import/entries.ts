@@ -33,6 +33,8 @@ export interface ImportResult {
 	format: SourceFormat;
 	/** The log in our format, as written (for a converted file, made when first read). */
 	readonly text: string;
+	/** {@link text} as UTF-8 bytes: what a file of the log holds. */
+	bytes(): Buffer;
 	/**
 	 * A converted file's log as the values its lines parse to (see
 	 * {@link logValues}): what a reader reads instead of the text.
@@ -91,13 +93,30 @@ export function header(id: string, timestamp: string, cwd: string, extra: Obj = 
 
 /** The log's text: the header, then one entry a line, each line ending with `\n`. */
 export function writeLog(head: Obj, entries: readonly OutEntry[]): string {
-	const out: string[] = [JSON.stringify(head)];
+	return logBytes(head, entries).toString("utf8");
+}
+
+/**
+ * {@link writeLog}'s text as UTF-8 bytes, each line encoded on its own (a
+ * line of Latin-1 encodes fast however the others are written, and no text
+ * of the whole log is made).
+ */
+export function logBytes(head: Obj, entries: readonly OutEntry[]): Buffer {
+	const lines: string[] = [JSON.stringify(head)];
 	for (const e of entries) {
 		const raw = (e as Record<symbol, string | undefined>)[RAW];
 		const json = JSON.stringify(e);
-		out.push(raw === undefined ? json : `${json.slice(0, -1)},"data":${raw}}`);
+		lines.push(raw === undefined ? json : `${json.slice(0, -1)},"data":${raw}}`);
 	}
-	return `${out.join("\n")}\n`;
+	let size = 0;
+	for (const line of lines) size += Buffer.byteLength(line, "utf8") + 1;
+	const bytes = Buffer.allocUnsafe(size);
+	let at = 0;
+	for (const line of lines) {
+		at += bytes.write(line, at, "utf8");
+		bytes[at++] = 0x0a;
+	}
+	return bytes;
 }
 
 /**
