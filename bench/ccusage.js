@@ -7,7 +7,9 @@
  *  - `ccusage session --json --offline` (pinned, installed outside the repo
  *    by scripts/install-ccusage.sh; skipped with a message when it cannot be);
  *  - `theway-context replay --format json DIR`; target ≤ 3× ccusage;
- *  - `theway-context import --out TMP/ DIR`; target ≤ 1.5× ccusage.
+ *  - `theway-context import --out TMP/ DIR`; target ≤ 1.5× ccusage;
+ * then where the time of each goes: one run of each under `--cpu-prof`, its
+ * samples given to the stages of the work (bench/where.js).
  * ccusage reads Claude Code logs under `$CLAUDE_CONFIG_DIR/projects/` and
  * Codex rollouts under `$CODEX_HOME/sessions/`, and follows no symlinked
  * file: the corpus is copied to a temporary folder (removed after), with a
@@ -19,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fmt, median, pairedRatio, table } from "./measure.js";
+import { whereTimeGoes } from "./where.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/cli/bin.cjs");
@@ -150,5 +153,45 @@ if (!existsSync(FRESH)) {
 		console.log(
 			table(["fresh corpus", "command", "theway-context", "ccusage", "ratio", "target", ""], rows),
 		);
+		printWhere();
 	}
+}
+
+/** Where the time of replay and import goes on each fresh folder: ms of CPU samples by stage, and shares. */
+function printWhere() {
+	progress("where the time goes (one profiled run of each)");
+	const tmp = mkdtempSync(join(tmpdir(), "theway-context-where-"));
+	const columns = [];
+	try {
+		for (const source of ["claude-code", "codex"]) {
+			const folder = join(FRESH, source);
+			columns.push([
+				`replay ${source}`,
+				whereTimeGoes([CLI, "replay", "--format", "json", "--quiet", folder]),
+			]);
+			const out = join(tmp, source);
+			columns.push([
+				`import ${source}`,
+				whereTimeGoes([CLI, "import", "--quiet", "--out", `${out}/`, folder]),
+			]);
+		}
+	} finally {
+		rmSync(tmp, { recursive: true, force: true });
+	}
+	const stages = [...columns[0][1].ms.keys()];
+	const rows = stages.map((stage) => [
+		stage,
+		...columns.map(([, w]) => {
+			const ms = w.ms.get(stage) ?? 0;
+			return ms === 0 ? "" : `${fmt(ms, 0)} ms ${fmt((100 * ms) / w.total, 0)}%`;
+		}),
+	]);
+	rows.push([
+		"all (CPU samples of every thread)",
+		...columns.map(([, w]) => `${fmt(w.total, 0)} ms`),
+	]);
+	console.log(
+		"\nwhere the time goes (one run of each under --cpu-prof, each sample given to the first stage its stack names, innermost first)",
+	);
+	console.log(table(["stage", ...columns.map(([name]) => name)], rows));
 }
