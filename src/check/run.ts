@@ -49,6 +49,12 @@ export interface CheckOptions {
 	/** Rewrite the lock (once versions are bumped), drifted snapshots and README examples. */
 	update?: boolean;
 	/**
+	 * The folder the progress lines' paths are shown from (the working folder
+	 * the command was given): relative when inside it, else whole; without
+	 * it, always whole.
+	 */
+	cwd?: string;
+	/**
 	 * Report drifted snapshots a distinct change once, with the fixtures it
 	 * hits counted, instead of a diff a fixture (what the watch prints).
 	 */
@@ -87,7 +93,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 		try {
 			modules.set(source.version, precompileTemplateSet(source));
 			reporter.info(
-				`ok templates ${source.version}: ${source.templates.size} templates checked, ${categoriesUsed(source, sources)}`,
+				`ok templates ${source.version}: ${source.templates.size} templates checked, ${categoriesUsed(source, sources, options.cwd)}`,
 			);
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
@@ -205,16 +211,16 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 }
 
 /**
- * Which `categories.yaml` a set renders its tools with (relative to the
- * working folder when inside it): its own, or shared (with the other sets
- * that use it).
+ * Which `categories.yaml` a set renders its tools with (relative to `cwd`
+ * when inside it): its own, or shared (with the other sets that use it).
  */
 export function categoriesUsed(
 	source: TemplateSetSource,
 	sources: readonly TemplateSetSource[],
+	cwd?: string,
 ): string {
 	const { file } = source.categories;
-	const inside = relative(process.cwd(), file);
+	const inside = cwd === undefined ? "" : relative(cwd, file);
 	const shown = inside === "" || inside.startsWith("..") || isAbsolute(inside) ? file : inside;
 	if (dirname(file) === source.dir) return `categories from ${shown} (its own)`;
 	const others = sources.filter((s) => s !== source && s.categories.file === file);

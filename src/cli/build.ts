@@ -19,6 +19,7 @@ export const buildCommand = defineCommand(BUILD, async ({ values }, io) => {
 		snapshots: values.snapshots,
 		readme: values.readme,
 		update: values.update,
+		cwd: io.cwd,
 	};
 	// On every save, each distinct drift once: a change shows in most fixtures.
 	if (values.watch) return watchCommand({ ...options, groupDrifts: true }, io);
