@@ -19,20 +19,23 @@
  */
 import type { ModelInfo, ModelPrice } from "@pydantic/genai-prices";
 
-/** A call's usage as calcPrice takes it: `input` includes the cache reads and writes. */
-export interface PlanUsage {
-	input: number;
-	cacheRead: number;
-	cacheWrite: number;
-	output: number;
-}
+/** Which of the usage's figures a price multiplies: uncached input, reads, writes, output, one request. */
+const UNCACHED = 0;
+const CACHE_READ = 1;
+const CACHE_WRITE = 2;
+const OUTPUT = 3;
+const REQUESTS = 4;
+type Quantity = 0 | 1 | 2 | 3 | 4;
 
-/** Which of the usage's figures a price multiplies (`requests`: one, the call). */
-type Quantity = "uncached" | "cacheRead" | "cacheWrite" | "output" | "requests";
+/** A tiered rate: the base, and the tiers by their start (in input tokens), sorted. */
+interface Tiered {
+	base: number;
+	tiers: { start: number; price: number }[];
+}
 
 /** One priced unit: its rate (flat, or tiered by the call's input), what it multiplies, per how many. */
 interface Term {
-	rate: number | { base: number; tiers: { start: number; price: number }[] };
+	rate: number | Tiered;
 	quantity: Quantity;
 	per: number;
 	/** Where calcPrice adds it: input, output, or neither (a request). */
@@ -48,11 +51,11 @@ export interface PricePlan {
 
 /** The price keys calcPrice reads for this usage: unit, side, per how many. */
 const READ: Record<string, [Quantity, 0 | 1 | 2, number]> = {
-	input_mtok: ["uncached", 0, 1e6],
-	cache_read_mtok: ["cacheRead", 0, 1e6],
-	cache_write_mtok: ["cacheWrite", 0, 1e6],
-	output_mtok: ["output", 1, 1e6],
-	requests_kcount: ["requests", 2, 1e3],
+	input_mtok: [UNCACHED, 0, 1e6],
+	cache_read_mtok: [CACHE_READ, 0, 1e6],
+	cache_write_mtok: [CACHE_WRITE, 0, 1e6],
+	output_mtok: [OUTPUT, 1, 1e6],
+	requests_kcount: [REQUESTS, 2, 1e3],
 };
 
 /**
@@ -95,14 +98,14 @@ export function planOf(price: ModelPrice): PricePlan | undefined {
 		}
 		const [quantity, side, per] = read;
 		plan.terms.push({ rate, quantity, per, side });
-		if (quantity === "cacheRead") plan.cacheReadApart = true;
-		if (quantity === "cacheWrite") plan.cacheWriteApart = true;
+		if (quantity === CACHE_READ) plan.cacheReadApart = true;
+		if (quantity === CACHE_WRITE) plan.cacheWriteApart = true;
 	}
 	return plan;
 }
 
 /** A rate as calcPrice accepts it (a finite non-negative number, or a base with tiers), tiers sorted. */
-function rateOf(value: unknown): Term["rate"] | undefined {
+function rateOf(value: unknown): number | Tiered | undefined {
 	if (isRate(value)) return value;
 	if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
 	const { base, tiers } = value as { base?: unknown; tiers?: unknown };
@@ -123,12 +126,18 @@ function isRate(value: unknown): value is number {
 }
 
 /**
- * What `usage` costs at `plan`, in dollars, as calcPrice computes it;
- * undefined when the usage is one calcPrice refuses or adjusts (a count not
- * finite or negative, reads and writes over the input).
+ * What a call costs at `plan`, in dollars, as calcPrice computes it, from
+ * its input (cache included), reads, writes and output; undefined when the
+ * usage is one calcPrice refuses or adjusts (a count not finite or
+ * negative, reads and writes over the input).
  */
-export function costByPlan(plan: PricePlan, usage: PlanUsage): number | undefined {
-	const { input, cacheRead, cacheWrite, output } = usage;
+export function costByPlan(
+	plan: PricePlan,
+	input: number,
+	cacheRead: number,
+	cacheWrite: number,
+	output: number,
+): number | undefined {
 	if (!(isRate(input) && isRate(cacheRead) && isRate(cacheWrite) && isRate(output)))
 		return undefined;
 	let apart = 0;
@@ -136,25 +145,32 @@ export function costByPlan(plan: PricePlan, usage: PlanUsage): number | undefine
 	if (plan.cacheWriteApart) apart += cacheWrite;
 	const uncached = input - apart;
 	if (uncached < 0) return undefined;
-	const counts: Record<Quantity, number> = {
-		uncached,
-		cacheRead,
-		cacheWrite,
-		output,
-		requests: 1,
-	};
-	const sides: [number, number, number] = [0, 0, 0];
+	// Summed per side in the price's key order, then input + output + other: calcPrice's order.
+	let inputSide = 0;
+	let outputSide = 0;
+	let otherSide = 0;
 	for (const { rate, quantity, per, side } of plan.terms) {
-		const count = counts[quantity];
-		sides[side] +=
+		const count =
+			quantity === UNCACHED
+				? uncached
+				: quantity === CACHE_READ
+					? cacheRead
+					: quantity === CACHE_WRITE
+						? cacheWrite
+						: quantity === OUTPUT
+							? output
+							: 1;
+		const cost =
 			typeof rate === "number" ? (rate * count) / per : (tierCost(rate, count, input) * 1e6) / per;
+		if (side === 0) inputSide += cost;
+		else if (side === 1) outputSide += cost;
+		else otherSide += cost;
 	}
-	const [inputSide, outputSide, otherSide] = sides;
 	return inputSide + outputSide + otherSide;
 }
 
 /** A tiered rate's cost per million of `count` units, its tier chosen by the call's whole input. */
-function tierCost(rate: Exclude<Term["rate"], number>, count: number, input: number): number {
+function tierCost(rate: Tiered, count: number, input: number): number {
 	if (count <= 0) return 0;
 	let price = rate.base;
 	for (const tier of rate.tiers) if (input > tier.start) price = tier.price;
@@ -167,26 +183,48 @@ function tierCost(rate: Exclude<Term["rate"], number>, count: number, input: num
  * of a kind it would not know.
  */
 export function priceAt(model: ModelInfo, at: Date): ModelPrice | undefined {
-	if (!Array.isArray(model.prices)) return model.prices;
-	const prices = model.prices;
-	for (let i = prices.length - 1; i >= 0; i--) {
-		const { constraint, prices: price } = prices[i] as (typeof prices)[number];
-		if (constraint === undefined) return price;
+	return pickerOf(model)(at);
+}
+
+/** What a dated entry's constraint says of a time: holds, does not, or is of no kind calcPrice knows. */
+type Check = (ms: number, at: Date) => boolean | undefined;
+
+/** {@link priceAt} for one model, its constraints read once (start dates parsed, times of day in seconds). */
+export function pickerOf(model: ModelInfo): (at: Date) => ModelPrice | undefined {
+	const { prices } = model;
+	if (!Array.isArray(prices)) return () => prices;
+	const entries = prices.map(({ constraint, prices: price }): [Check, ModelPrice] => {
+		if (constraint === undefined) return [() => true, price];
 		if (constraint.type === "start_date") {
-			if (at.getTime() >= Date.parse(constraint.start_date)) return price;
-		} else if (constraint.type === "time_of_date") {
-			const start = secondOfDay(constraint.start_time);
-			const end = secondOfDay(constraint.end_time);
-			if (start === undefined || end === undefined) return undefined;
-			const now =
-				at.getUTCHours() * 3600 +
-				at.getUTCMinutes() * 60 +
-				at.getUTCSeconds() +
-				at.getUTCMilliseconds() / 1e3;
-			if (end < start ? now >= start || now < end : now >= start && now < end) return price;
-		} else return undefined;
-	}
-	return prices[0]?.prices;
+			const start = Date.parse(constraint.start_date);
+			return [(ms) => ms >= start, price];
+		}
+		if (constraint.type !== "time_of_date") return [() => undefined, price];
+		const start = secondOfDay(constraint.start_time);
+		const end = secondOfDay(constraint.end_time);
+		if (start === undefined || end === undefined) return [() => undefined, price];
+		return [
+			(_, at) => {
+				const now =
+					at.getUTCHours() * 3600 +
+					at.getUTCMinutes() * 60 +
+					at.getUTCSeconds() +
+					at.getUTCMilliseconds() / 1e3;
+				return end < start ? now >= start || now < end : now >= start && now < end;
+			},
+			price,
+		];
+	});
+	return (at) => {
+		const ms = at.getTime();
+		for (let i = entries.length - 1; i >= 0; i--) {
+			const [check, price] = entries[i] as [Check, ModelPrice];
+			const holds = check(ms, at);
+			if (holds === undefined) return undefined;
+			if (holds) return price;
+		}
+		return prices[0]?.prices;
+	};
 }
 
 /** A time of day with its offset (`HH:MM:SS[.fff](Z|±HH:MM)`) as seconds after midnight UTC. */

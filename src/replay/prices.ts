@@ -9,19 +9,13 @@
  * or undefined (a model neither knows) out. A bad table fails with every
  * problem located; an entry that a glob before it hides is a warning.
  */
-import {
-	calcPrice,
-	findProvider,
-	type ModelInfo,
-	type ModelPrice,
-	type Provider,
-} from "@pydantic/genai-prices";
+import { calcPrice, findProvider, type ModelPrice, type Provider } from "@pydantic/genai-prices";
 import { z } from "zod";
 import type { Diagnostic } from "../errors.js";
 import { readRegularText } from "../log/read-text.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 import { globCovers, globMatches } from "./globs.js";
-import { costByPlan, type PricePlan, planOf, priceAt } from "./price-plan.js";
+import { costByPlan, type PricePlan, pickerOf, planOf } from "./price-plan.js";
 
 export { globMatches } from "./globs.js";
 
@@ -150,7 +144,11 @@ export function costAt(price: Price, usage: TokenUsage): number {
  * find the same model, the provider's id as the log gave it).
  */
 type Resolved =
-	| { options: { provider: Provider } | { providerId?: string }; model: ModelInfo }
+	| {
+			options: { provider: Provider } | { providerId?: string };
+			/** The model's price in force at a date (its dated entries read once). */
+			priceAt: (at: Date) => ModelPrice | undefined;
+	  }
 	| undefined;
 
 /**
@@ -184,10 +182,10 @@ export class Prices {
 		const resolved = this.resolve(provider, model, date);
 		if (resolved === undefined) return undefined;
 		const input = usage.input + usage.cacheRead + usage.cacheWrite;
-		const price = priceAt(resolved.model, date);
+		const price = resolved.priceAt(date);
 		const plan = price === undefined ? undefined : this.plans.get(price);
 		if (plan !== undefined) {
-			const cost = costByPlan(plan, { ...usage, input });
+			const cost = costByPlan(plan, input, usage.cacheRead, usage.cacheWrite, usage.output);
 			if (cost !== undefined) return cost;
 		}
 		const result = calcPrice(
@@ -230,7 +228,7 @@ export class Prices {
 			const again = calcPrice(zero, model, { ...narrowed, timestamp: date });
 			resolved = {
 				options: again?.model.id === found.model.id ? narrowed : options,
-				model: found.model,
+				priceAt: pickerOf(found.model),
 			};
 		}
 		this.models.set(key, resolved);

@@ -15,14 +15,7 @@ import { pathToFileURL } from "node:url";
 import { calcPrice, type ModelInfo, type ModelPrice, type Provider } from "@pydantic/genai-prices";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-	costByPlan,
-	type PlanUsage,
-	planOf,
-	priceAt,
-	READ_KEYS,
-	ZERO_KEYS,
-} from "../../src/replay/price-plan.js";
+import { costByPlan, planOf, priceAt, READ_KEYS, ZERO_KEYS } from "../../src/replay/price-plan.js";
 import { Prices } from "../../src/replay/prices.js";
 import { tempDir } from "../support/temp.js";
 
@@ -156,7 +149,13 @@ describe("a plan's cost", () => {
 					expect(price, where).toBe(theirs.model_price);
 					const plan = planOf(theirs.model_price);
 					expect(plan, where).toBeDefined();
-					const ours = costByPlan(plan as NonNullable<typeof plan>, { ...usage, input });
+					const ours = costByPlan(
+						plan as NonNullable<typeof plan>,
+						input,
+						usage.cacheRead,
+						usage.cacheWrite,
+						usage.output,
+					);
 					expect(ours, where).toBe(theirs.total_price);
 					const first = prices[0]?.prices;
 					if (prices.some((p) => p.constraint?.type === "start_date")) {
@@ -180,12 +179,12 @@ describe("a plan's cost", () => {
 	it("leaves to calcPrice what it would refuse: a negative count, an unknown key", () => {
 		const plan = planOf({ input_mtok: 3, cache_read_mtok: 0.3, output_mtok: 15 });
 		expect(plan).toBeDefined();
-		const usage: PlanUsage = { input: 100, cacheRead: 10, cacheWrite: 0, output: 5 };
-		expect(costByPlan(plan as NonNullable<typeof plan>, usage)).toBe(
+		const planned = plan as NonNullable<typeof plan>;
+		expect(costByPlan(planned, 100, 10, 0, 5)).toBe(
 			(3 * 90) / 1e6 + (0.3 * 10) / 1e6 + (15 * 5) / 1e6,
 		);
-		expect(costByPlan(plan as NonNullable<typeof plan>, { ...usage, output: -1 })).toBeUndefined();
-		expect(costByPlan(plan as NonNullable<typeof plan>, { ...usage, input: 5 })).toBeUndefined();
+		expect(costByPlan(planned, 100, 10, 0, -1)).toBeUndefined();
+		expect(costByPlan(planned, 5, 10, 0, 5)).toBeUndefined();
 		expect(planOf({ input_mtok: 1, made_up_mtok: 2 })).toBeUndefined();
 		expect(planOf({ input_mtok: Number.NaN })).toBeUndefined();
 		expect(planOf({ input_mtok: { base: 1, tiers: [{ start: 1.5, price: 2 }] } })).toBeUndefined();
