@@ -10,9 +10,16 @@
  *  - `dist/cli/<command>.cjs`: one per command, loaded by the entry when
  *    that command runs;
  *  - `dist/cli/errors.cjs`: the error class, shared by all of them (an error
- *    thrown by a command must be an instance of the class the entry checks).
+ *    thrown by a command must be an instance of the class the entry checks);
+ *  - `dist/cli/zod.cjs`: zod, from its ES modules, shared by all of them
+ *    (one copy in a process, as from node_modules), without its locales:
+ *    every entry point of zod exports them all as `locales` (some 80 files
+ *    loaded, compiled and run on every start), the commands use none of
+ *    them (English, which zod sets by default, is imported on its own), and
+ *    the file is one more the code cache covers (src/cli/code-cache.ts).
+ *    `z.locales` is empty in the command line.
  *
- * Packages stay outside (required from node_modules, each only when a
+ * Other packages stay outside (required from node_modules, each only when a
  * module that needs it first runs), and so does the library's ES module
  * build (`dist/index.js`), which this leaves as tsc wrote it. Every output
  * sits in `dist/cli/`, two levels under the package, as `dist/cli/*.js`
@@ -44,6 +51,9 @@ const COMMANDS = [
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 const PACKAGES = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
 
+/** zod's ES module entry, bundled as `dist/cli/zod.cjs`. */
+const ZOD = join(ROOT, "node_modules/zod/index.js");
+
 /** The .cjs file that stands for a bundled module of dist/, by its path. */
 const OUTPUTS = new Map([
 	[ERRORS, "./errors.cjs"],
@@ -59,6 +69,10 @@ const split = {
 	setup(b) {
 		b.onResolve({ filter: /.*/ }, (args) => {
 			if (args.kind === "entry-point") return undefined;
+			if (args.path === "zod") return { path: "./zod.cjs", external: true };
+			if (args.path === "../locales/index.js" && isZodFile(args.importer)) {
+				return { path: "locales", namespace: "no-locales" };
+			}
 			if (PACKAGES.some((p) => args.path === p || args.path.startsWith(`${p}/`))) {
 				return { path: args.path, external: true };
 			}
@@ -68,8 +82,14 @@ const split = {
 			if (output === undefined || target === args.importer) return undefined;
 			return { path: output, external: true };
 		});
+		b.onLoad({ filter: /.*/, namespace: "no-locales" }, () => ({ contents: "export {};" }));
 	},
 };
+
+/** Whether `file` is one of zod's own modules. */
+function isZodFile(file) {
+	return file.startsWith(join(ROOT, "node_modules/zod/"));
+}
 
 /** import.meta.url, which CommonJS lacks, from the bundle's own file name. */
 const META_URL = "__bundle_import_meta_url";
@@ -80,23 +100,28 @@ export async function bundleCli() {
 		{ in: ERRORS, out: "errors" },
 		...COMMANDS.map((c) => ({ in: join(CLI, `${c}.js`), out: c })),
 	];
-	await build({
-		entryPoints: entries,
+	const common = {
 		outdir: CLI,
 		outExtension: { ".js": ".cjs" },
 		bundle: true,
 		platform: "node",
 		format: "cjs",
 		target: "node20",
+		plugins: [split],
+		logLevel: "warning",
+		legalComments: "none",
+	};
+	await build({
+		...common,
+		entryPoints: entries,
 		// Dynamic import() of another output becomes require(): no ES module loader at all.
 		supported: { "dynamic-import": false },
 		define: { "import.meta.url": META_URL },
 		banner: { js: `"use strict";\nconst ${META_URL} = require("node:url").pathToFileURL(__filename).href;` },
-		plugins: [split],
-		logLevel: "warning",
-		legalComments: "none",
 	});
-	return entries.map((e) => join(CLI, `${e.out}.cjs`));
+	// Without comments: one of zod's names `import()`, and a file that may call it is never cached.
+	await build({ ...common, entryPoints: [{ in: ZOD, out: "zod" }], minifyWhitespace: true });
+	return [...entries, { out: "zod" }].map((e) => join(CLI, `${e.out}.cjs`));
 }
 
 if (process.argv[1] !== undefined && basename(process.argv[1]) === "bundle-cli.js") {

@@ -2,12 +2,15 @@
  * Makes V8's code cache of the command line's CommonJS files (see
  * src/cli/code-cache.ts), after `npm run build`: runs each command once in
  * a process that records what V8 compiles, and writes `<file>.cache` beside
- * each file. `render` runs on a fixture with every kind of message (what a render compiles is
- * cached whole); the other commands' bundles are loaded, not run (their top level).
+ * each file. `render` runs on a fixture with every kind of message, `import` and `replay` on a few
+ * small Claude Code and Codex files (and a pi log): what such a run compiles (the functions it
+ * calls, not only the top level) is cached whole, the price database's too. The other commands'
+ * bundles are loaded, not run (their top level).
  * Usage: node scripts/code-cache.js
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -37,12 +40,24 @@ function loadOnly(command) {
 	];
 }
 
+/** Small files of each source `import` and `replay` read. */
+const FOREIGN = ["cc-parallel-calls", "cc-sidechain", "codex-tools", "codex-usage"].map((name) =>
+	join(ROOT, `test/fixtures/import/${name}.jsonl`),
+);
+/** Where the recording `import` writes (removed after). */
+const OUT = join(tmpdir(), `theway-code-cache-${process.pid}`);
+
 /**
- * A render with each older set, then with the default one last: a file two
- * runs compile keeps the cache of the run that used it most.
+ * The commands only loaded first, then those run: a file two runs compile
+ * keeps the cache of the last (a bundle loaded by another's top level, as
+ * preview loads replay's, is recorded by its own run after). A render with
+ * each older set, then with the default one last: the files every command
+ * uses (zod) keep the cache of the run that used them most.
  */
 const RUNS = [
-	...["build", "serve", "inspect", "diff", "preview", "replay", "import"].map(loadOnly),
+	...["build", "serve", "inspect", "diff", "preview"].map(loadOnly),
+	[BIN, "import", "--out", `${OUT}/`, ...FOREIGN],
+	[BIN, "replay", "--format", "json", ...FOREIGN, EXAMPLE],
 	...SETS.slice(0, -1).map((set) => [BIN, "render", EXAMPLE, "--format", "llm", "--template-version", set]),
 	[BIN, "render", EXAMPLE, "--format", "llm"],
 ];
@@ -54,6 +69,16 @@ export function writeCodeCaches() {
 		}
 	}
 	const written = new Set();
+	try {
+		record(written);
+	} finally {
+		rmSync(OUT, { recursive: true, force: true });
+	}
+	return [...written];
+}
+
+/** Runs each of {@link RUNS} under the recorder; the caches written go to `written`. */
+function record(written) {
 	for (const args of RUNS) {
 		const child = spawnSync(process.execPath, ["--import", pathToFileURL(RECORD).href, ...args], {
 			cwd: ROOT,
@@ -67,7 +92,6 @@ export function writeCodeCaches() {
 			if (line.startsWith("code cache ")) written.add(line.slice("code cache ".length));
 		}
 	}
-	return [...written];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,14 +1,15 @@
 /**
  * V8's code cache for the command line's CommonJS files: the command
- * bundles (`dist/cli/*.cjs`), the precompiled template sets
- * (`templates/.compiled/*.cjs`) and the Handlebars runtime they use.
- * Compiling them is most of what a cold `render` spends above Node's own
- * start; with the code V8 compiled on an earlier run, a process skips
+ * bundles (`dist/cli/*.cjs`, zod's among them), the precompiled template
+ * sets (`templates/.compiled/*.cjs`), the Handlebars runtime they use and
+ * the price database `@pydantic/genai-prices` (one 480 kB file, data and
+ * code). Compiling them is most of what a cold command spends above Node's
+ * own start; with the code V8 compiled on an earlier run, a process skips
  * parsing and the first compilation of every function that run used.
  *
  * The caches are made when the package is built (`scripts/code-cache.js`
  * runs each command once and writes `<file>.cache` beside each file, and
- * the Handlebars runtime's in `dist/cli/`), so they ship with the package
+ * the packages' in `dist/cli/`), so they ship with the package
  * and nothing is written at run time. A cache is used only by the V8 that
  * made it, for exactly the source it was made from, and only if its
  * checksum holds (Node 20.15 and later, which have `zlib.crc32`); anything
@@ -57,11 +58,17 @@ export interface CodeCacheOptions {
 	record?: boolean;
 }
 
-/** What the command line caches: its bundles in `cli`, the sets under `root`, the Handlebars runtime. */
+/** The package files the command line caches: the Handlebars runtime, the price database. */
+export const CACHED_PACKAGE_FILES: readonly string[] = [
+	"handlebars/dist/handlebars.runtime.js",
+	"@pydantic/genai-prices/dist/index.cjs",
+];
+
+/** What the command line caches: its bundles in `cli`, the sets under `root`, {@link CACHED_PACKAGE_FILES}. */
 export function codeCacheOptions(cli: string, root: string, record = false): CodeCacheOptions {
 	return {
 		roots: [cli, join(root, "templates", ".compiled", sep)],
-		packages: { files: ["handlebars/dist/handlebars.runtime.js"], dir: cli },
+		packages: { files: CACHED_PACKAGE_FILES, dir: cli },
 		record,
 	};
 }

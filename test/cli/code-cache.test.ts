@@ -12,7 +12,12 @@ import { join } from "node:path";
 import { Script } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mayImport, parseCache, wrapModule } from "../../src/cli/code-cache.js";
+import {
+	CACHED_PACKAGE_FILES,
+	mayImport,
+	parseCache,
+	wrapModule,
+} from "../../src/cli/code-cache.js";
 import { ROOT } from "../support/serve.js";
 import { tempDir } from "../support/temp.js";
 
@@ -67,10 +72,10 @@ function recorded(dir: string, source: string): string {
 }
 
 describe("the code cache", () => {
-	it("the build ships a fresh cache of every command bundle, precompiled set and the Handlebars runtime, and V8 takes it", () => {
+	it("the build ships a fresh cache of every command bundle, zod, precompiled set and cached package, and V8 takes it", () => {
 		const files = [
-			...["render", "serve", "build", "inspect", "diff", "preview"].map((c) =>
-				join(ROOT, `dist/cli/${c}.cjs`),
+			...["render", "serve", "build", "inspect", "diff", "preview", "replay", "import", "zod"].map(
+				(c) => join(ROOT, `dist/cli/${c}.cjs`),
 			),
 			...readdirSync(join(ROOT, "templates/.compiled"))
 				.filter((f) => f.endsWith(".cjs"))
@@ -78,11 +83,12 @@ describe("the code cache", () => {
 		];
 		const caches: [string, string][] = [
 			...files.map((file): [string, string] => [file, `${file}.cache`]),
-			[
-				join(ROOT, "node_modules/handlebars/dist/handlebars.runtime.js"),
-				join(ROOT, "dist/cli/handlebars__dist__handlebars.runtime.js.cache"),
-			],
+			...CACHED_PACKAGE_FILES.map((file): [string, string] => [
+				join(ROOT, "node_modules", file),
+				join(ROOT, "dist/cli", `${file.replace(/\//g, "__")}.cache`),
+			]),
 		];
+		expect(CACHED_PACKAGE_FILES).toContain("@pydantic/genai-prices/dist/index.cjs");
 		for (const [file, path] of caches) {
 			expect(existsSync(path), file).toBe(true);
 			const source = readFileSync(file, "utf8");
@@ -94,6 +100,17 @@ describe("the code cache", () => {
 		// The entry, and the error class it loads, are compiled before the cache is in place.
 		expect(existsSync(join(ROOT, "dist/cli/bin.cjs.cache"))).toBe(false);
 		expect(existsSync(join(ROOT, "dist/cli/errors.cjs.cache"))).toBe(false);
+	});
+
+	it("the caches of replay and import hold what a run of each compiled, not only the top level", () => {
+		for (const command of ["replay", "import"]) {
+			const file = join(ROOT, `dist/cli/${command}.cjs`);
+			// What loading alone compiles: the top level and what V8 compiles eagerly with it.
+			const loaded = new Script(wrapModule(readFileSync(file, "utf8")), { filename: file });
+			const topLevel = loaded.createCachedData().length;
+			const shipped = parts(readFileSync(`${file}.cache`)).data.length;
+			expect(shipped, command).toBeGreaterThan(topLevel * 1.2);
+		}
 	});
 
 	it("records what a run compiled, and a later run gives the same results from it", () => {
