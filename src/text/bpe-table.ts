@@ -12,19 +12,18 @@
  * as before.
  *
  * Layout (the machine's byte order; every array at an offset its element
- * size divides): a header of {@link HEADER} bytes, then `starts` (u32 per
- * entry), `ranks` (u32), `slots` (i32), `lengths` (u16), `bytes` (u8).
+ * size divides): a header of {@link HEADER} bytes, then `ends` (u32, one
+ * more than the ranks), `slots` (i32), `bytes` (u8).
  */
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import * as zlib from "node:zlib";
 
-/** The ranks of one encoding: token bytes back to back, and a hash table of entry indexes. */
+/** The ranks of one encoding: token bytes back to back in rank order, and a hash table of ranks. */
 export interface Ranks {
+	/** The token of rank `r` is `bytes[ends[r]..ends[r + 1])` (empty where no token has rank `r`). */
 	bytes: Uint8Array;
-	starts: Uint32Array;
-	lengths: Uint16Array;
-	ranks: Uint32Array;
-	/** Entry index + 1 per slot; 0 is empty. */
+	ends: Uint32Array;
+	/** Rank + 1 per slot; 0 is empty. */
 	slots: Int32Array;
 	mask: number;
 }
@@ -35,18 +34,20 @@ for (const [i, ch] of [
 ].entries())
 	BASE64[ch.charCodeAt(0)] = i;
 
-/** The ranks of a `.tiktoken` file's contents, and the hash table over them. */
+/**
+ * The ranks of a `.tiktoken` file's contents, and the hash table over them.
+ * Ranks go up line by line in the files `gpt-tokenizer` ships (a rank left
+ * out has no token); a file whose ranks go down is refused.
+ */
 export function parseTiktoken(text: Uint8Array): Ranks {
 	let lines = 0;
 	for (let i = 0; i < text.length; i++) if (text[i] === 10) lines++;
-	if (text.length > 0 && text[text.length - 1] !== 10) lines++;
 	const bytes = new Uint8Array(text.length);
-	const starts = new Uint32Array(lines);
-	const lengths = new Uint16Array(lines);
-	const ranks = new Uint32Array(lines);
+	let ends = new Uint32Array(lines + 2);
 	let at = 0;
-	let count = 0;
-	for (let i = 0; i < text.length; ) {
+	/** The next rank: every rank below it is placed. */
+	let next = 0;
+	for (let i = 0, line = 1; i < text.length; line++) {
 		const start = at;
 		let acc = 0;
 		let bits = 0;
@@ -64,32 +65,32 @@ export function parseTiktoken(text: Uint8Array): Ranks {
 		for (i++; i < text.length && text[i] !== 10; i++) rank = rank * 10 + (text[i] as number) - 48;
 		i++;
 		if (at === start) continue;
-		starts[count] = start;
-		lengths[count] = at - start;
-		ranks[count] = rank;
-		count++;
+		if (rank < next)
+			throw new Error(`ranks file, line ${line}: rank ${rank} after rank ${next - 1}`);
+		if (rank + 2 > ends.length) {
+			const longer = new Uint32Array(Math.max(rank + 2, 2 * ends.length));
+			longer.set(ends);
+			ends = longer;
+		}
+		ends.fill(start, next + 1, rank + 1);
+		ends[rank + 1] = at;
+		next = rank + 1;
 	}
 	let size = 1;
-	while (size < count * 2.5) size <<= 1;
+	while (size < next * 2.5) size <<= 1;
 	const slots = new Int32Array(size);
 	const mask = size - 1;
-	for (let e = 0; e < count; e++) {
-		const s = starts[e] as number;
-		const l = lengths[e] as number;
+	for (let r = 0; r < next; r++) {
+		const s = ends[r] as number;
+		const e = ends[r + 1] as number;
+		if (s === e) continue;
 		// Valid UTF-8 after a byte-order mark: never found by gpt-tokenizer, which strips the mark.
-		if (startsWithBom(bytes, s, s + l) && isUtf8(bytes, s, s + l)) continue;
-		let h = hashBytes(bytes, s, s + l) & mask;
+		if (startsWithBom(bytes, s, e) && isUtf8(bytes, s, e)) continue;
+		let h = hashBytes(bytes, s, e) & mask;
 		while (slots[h] !== 0) h = (h + 1) & mask;
-		slots[h] = e + 1;
+		slots[h] = r + 1;
 	}
-	return {
-		bytes: bytes.subarray(0, at),
-		starts: starts.subarray(0, count),
-		lengths: lengths.subarray(0, count),
-		ranks: ranks.subarray(0, count),
-		slots,
-		mask,
-	};
+	return { bytes: bytes.subarray(0, at), ends: ends.subarray(0, next + 1), slots, mask };
 }
 
 /** FNV-1a of `b[s..e)`: the table's hash. */
@@ -101,7 +102,10 @@ export function hashBytes(b: Uint8Array, s: number, e: number): number {
 
 /** Whether `b[s..e)` starts with a byte-order mark. */
 export function startsWithBom(b: Uint8Array, s: number, e: number): boolean {
-	return e - s >= 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf;
+	return (
+		e - s >= 3 &&
+		(((b[s] as number) << 16) | ((b[s + 1] as number) << 8) | (b[s + 2] as number)) === 0xefbbbf
+	);
 }
 
 /** Whether `b[s..e)` is valid UTF-8, as gpt-tokenizer checks it. */
@@ -145,7 +149,7 @@ const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
 const MAGIC = "BPERANKS";
 /** Bumped whenever the layout or the hash changes. */
-const VERSION = 1;
+const VERSION = 2;
 /** Written in the machine's byte order: read back otherwise, the file is of another machine. */
 const BYTE_ORDER = 0x01020304;
 const HEADER = 48;
@@ -163,16 +167,14 @@ const field = {
 
 /** The size of a table file and the offset of each array in it. */
 function layout(count: number, bytesLength: number, slotsLength: number) {
-	const starts = HEADER;
-	const ranks = starts + 4 * count;
-	const slots = ranks + 4 * count;
-	const lengths = slots + 4 * slotsLength;
-	const bytes = lengths + 2 * count;
-	return { starts, ranks, slots, lengths, bytes, size: bytes + bytesLength };
+	const ends = HEADER;
+	const slots = ends + 4 * (count + 1);
+	const bytes = slots + 4 * slotsLength;
+	return { ends, slots, bytes, size: bytes + bytesLength };
 }
 
 /** The bytes of a typed array's elements. */
-const asBytes = (a: Uint16Array | Uint32Array | Int32Array) =>
+const asBytes = (a: Uint32Array | Int32Array) =>
 	new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /**
@@ -184,13 +186,11 @@ export function buildRanksTable(source: string): Uint8Array {
 		throw new Error("zlib.crc32 is missing: Node 20.15 or later writes tables");
 	const sourceData = readFileSync(source);
 	const ranks = parseTiktoken(sourceData);
-	const count = ranks.starts.length;
+	const count = ranks.ends.length - 1;
 	const at = layout(count, ranks.bytes.length, ranks.slots.length);
 	const out = new Uint8Array(at.size);
-	out.set(asBytes(ranks.starts), at.starts);
-	out.set(asBytes(ranks.ranks), at.ranks);
+	out.set(asBytes(ranks.ends), at.ends);
 	out.set(asBytes(ranks.slots), at.slots);
-	out.set(asBytes(ranks.lengths), at.lengths);
 	out.set(ranks.bytes, at.bytes);
 	for (let i = 0; i < MAGIC.length; i++) out[i] = MAGIC.charCodeAt(i);
 	const header = new Uint32Array(out.buffer, 0, HEADER / 4);
@@ -242,10 +242,8 @@ export function readRanksTable(file: string, source: string): Ranks | undefined 
 	if (crc32(data.subarray(HEADER)) !== u32(field.crc)) return undefined;
 	const { buffer, byteOffset } = data;
 	return {
-		starts: new Uint32Array(buffer, byteOffset + at.starts, count),
-		ranks: new Uint32Array(buffer, byteOffset + at.ranks, count),
+		ends: new Uint32Array(buffer, byteOffset + at.ends, count + 1),
 		slots: new Int32Array(buffer, byteOffset + at.slots, slotsLength),
-		lengths: new Uint16Array(buffer, byteOffset + at.lengths, count),
 		bytes: new Uint8Array(buffer, byteOffset + at.bytes, at.size - at.bytes),
 		mask: slotsLength - 1,
 	};

@@ -74,15 +74,21 @@ export function bpeCounter(name: BpeName, table?: string): (text: string) => num
 /** A lone surrogate: a JS string holding one equals no token (gpt-tokenizer looks pieces up as strings). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const CACHE_SIZE = 100_000;
+/**
+ * The merge's arrays hold a piece of this many bytes without growing: any
+ * piece of a text counted in pieces of 4,096 characters (./tokenizer.ts),
+ * so the growing is no path the optimized merge meets only later.
+ */
+const SCRATCH = 3 * 4096 + 2;
 
 class BpeCounter {
-	private readonly sticky: RegExp;
-	private readonly global: RegExp;
+	/** The pre-tokenizer's expression, with the flags `gpt-tokenizer` gives it (so V8 compiles it once). */
+	private readonly pattern: RegExp;
 	private buffer = new Uint8Array(1024);
 	private readonly encoder = new TextEncoder();
 	/** The merge's parts: where each starts, and the rank of each with the next. */
-	private starts = new Int32Array(256);
-	private pairRanks = new Int32Array(256);
+	private starts = new Int32Array(SCRATCH);
+	private pairRanks = new Int32Array(SCRATCH);
 	/** Counts of pieces that are no token (merged), by piece. */
 	private readonly merged = new Map<string, number>();
 
@@ -91,14 +97,15 @@ class BpeCounter {
 		pattern: RegExp,
 		private readonly asciiScan: boolean,
 	) {
-		this.sticky = new RegExp(pattern.source, "uy");
-		this.global = new RegExp(pattern.source, "gu");
+		this.pattern = new RegExp(pattern.source, "gu");
 	}
 
 	readonly count = (text: string): number => {
 		if (!this.asciiScan) {
 			let total = 0;
-			for (const [piece] of text.matchAll(this.global)) total += this.piece(piece);
+			const re = this.pattern;
+			re.lastIndex = 0;
+			for (let m = re.exec(text); m !== null; m = re.exec(text)) total += this.piece(m[0]);
 			return total;
 		}
 		let total = 0;
@@ -106,8 +113,9 @@ class BpeCounter {
 		for (let i = 0; i < n; ) {
 			const end = text.charCodeAt(i) < 128 ? o200kPieceEnd(text, i) : ABORT;
 			if (end === ABORT) {
-				this.sticky.lastIndex = i;
-				const piece = (this.sticky.exec(text) as RegExpExecArray)[0];
+				// Every character starts a piece: the match found from `i` is the one at `i`.
+				this.pattern.lastIndex = i;
+				const piece = (this.pattern.exec(text) as RegExpExecArray)[0];
 				total += this.piece(piece);
 				i += piece.length;
 			} else {
@@ -126,10 +134,10 @@ class BpeCounter {
 		for (let i = s; i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
 		const length = e - s;
 		for (let slot = (h >>> 0) & t.mask; ; slot = (slot + 1) & t.mask) {
-			const entry = (t.slots[slot] as number) - 1;
-			if (entry < 0) break;
-			if (t.lengths[entry] !== length) continue;
-			const o = t.starts[entry] as number;
+			const rank = (t.slots[slot] as number) - 1;
+			if (rank < 0) break;
+			const o = t.ends[rank] as number;
+			if ((t.ends[rank + 1] as number) - o !== length) continue;
 			let k = 0;
 			while (k < length && t.bytes[o + k] === text.charCodeAt(s + k)) k++;
 			if (k === length) return 1;
@@ -210,13 +218,13 @@ class BpeCounter {
 		const t = this.table;
 		const length = e - s;
 		for (let slot = hashBytes(b, s, e) & t.mask; ; slot = (slot + 1) & t.mask) {
-			const entry = (t.slots[slot] as number) - 1;
-			if (entry < 0) return NONE;
-			if (t.lengths[entry] !== length) continue;
-			const o = t.starts[entry] as number;
+			const rank = (t.slots[slot] as number) - 1;
+			if (rank < 0) return NONE;
+			const o = t.ends[rank] as number;
+			if ((t.ends[rank + 1] as number) - o !== length) continue;
 			let k = 0;
 			while (k < length && t.bytes[o + k] === b[s + k]) k++;
-			if (k === length) return t.ranks[entry] as number;
+			if (k === length) return rank;
 		}
 	}
 }

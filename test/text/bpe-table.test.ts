@@ -39,10 +39,10 @@ const TEXTS = [
 
 /** Each array of `ranks` as bytes (hex), and the mask: equal when the tables are. */
 function plain(ranks: Ranks) {
-	const hex = (a: Uint8Array | Uint16Array | Uint32Array | Int32Array) =>
+	const hex = (a: Uint8Array | Uint32Array | Int32Array) =>
 		Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("hex");
-	const { bytes, starts, lengths, ranks: r, slots, mask } = ranks;
-	return [bytes, starts, lengths, r, slots].map(hex).concat(String(mask));
+	const { bytes, ends, slots, mask } = ranks;
+	return [bytes, ends, slots].map(hex).concat(String(mask));
 }
 
 let sources = 0;
@@ -60,6 +60,18 @@ function smallSource(name: string, extra = "aGVsbG8="): string {
 	utimesSync(file, time, time);
 	return file;
 }
+
+describe("parsing a ranks file", () => {
+	it("places each token at its rank, a rank left out empty, and refuses ranks that go down", () => {
+		const ranks = parseTiktoken(Buffer.from("YQ== 0\nYg== 1\nYWI= 5\n"));
+		expect(Buffer.from(ranks.bytes).toString()).toBe("abab");
+		expect([...ranks.ends]).toEqual([0, 1, 2, 2, 2, 2, 4]);
+		expect([...ranks.slots].filter((s) => s !== 0).sort()).toEqual([1, 2, 6]);
+		expect(() => parseTiktoken(Buffer.from("YQ== 0\nYg== 2\nYWI= 1\n"))).toThrow(
+			"ranks file, line 3: rank 1 after rank 2",
+		);
+	});
+});
 
 describe("the ranks table file", () => {
 	for (const name of ["o200k", "cl100k"] as const) {
@@ -98,7 +110,7 @@ describe("the ranks table file", () => {
 			return copy;
 		};
 		expect(refused(flipped(good.length - 1))).toBe(true); // a token's byte
-		expect(refused(flipped(100))).toBe(true); // an entry's start
+		expect(refused(flipped(100))).toBe(true); // where a token ends
 		expect(refused(flipped(0))).toBe(true); // the magic
 		expect(refused(flipped(12))).toBe(true); // the format version
 		expect(refused(good.subarray(0, good.length - 4))).toBe(true);
@@ -126,7 +138,7 @@ describe("the ranks table file", () => {
 		const { source } = bpeFiles("o200k");
 		const table = join(dir, "o200k-damaged.bin");
 		const data = buildRanksTable(source);
-		// A stretch of the hash table, the lengths and the token bytes zeroed: lookups in it would miss.
+		// A stretch of the hash table and the token bytes zeroed: lookups in it would miss.
 		data.fill(0, data.length - 2_000_000, data.length - 1_000_000);
 		writeRanksTable(table, data);
 		expect(readRanksTable(table, source)).toBeUndefined();
