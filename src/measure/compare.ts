@@ -80,7 +80,7 @@ export class Comparer {
 	constructor(
 		private readonly sides: { from: Side; to: Side },
 		units: Units | Tokenizer,
-		options: { strict?: boolean; leaf?: string; tools?: readonly string[] } = {},
+		options: { strict?: boolean; tools?: readonly string[] } = {},
 	) {
 		const service = (side: Side) =>
 			new ContextService({
