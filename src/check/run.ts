@@ -49,9 +49,9 @@ export interface CheckOptions {
 	/** Rewrite the lock (once versions are bumped), drifted snapshots and README examples. */
 	update?: boolean;
 	/**
-	 * The folder the progress lines' paths are shown from (the working folder
-	 * the command was given): relative when inside it, else whole; without
-	 * it, always whole.
+	 * The folder the progress lines' paths (the categories each set uses, the
+	 * files updated) are shown from, the working folder the command was
+	 * given: relative when inside it, else whole; without it, always whole.
 	 */
 	cwd?: string;
 	/**
@@ -77,6 +77,7 @@ export interface CheckResult {
 /** Runs the build step once. */
 export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckResult {
 	const { templates, update = false } = options;
+	const shown = shownFrom(options.cwd);
 	const errors: Diagnostic[] = [];
 	const report = (ds: readonly Diagnostic[]) => {
 		for (const d of ds) {
@@ -114,7 +115,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	if (stale.length > 0 && write) {
 		writeFileSync(lockFile, `${JSON.stringify(nextLock(inputs), null, "\t")}\n`);
 		reporter.info(
-			`updated ${lockFile}:\n${stale
+			`updated ${shown(lockFile)}:\n${stale
 				.map((d) => d.message)
 				.map((m) => `  ${m}`)
 				.join("\n")}`,
@@ -152,7 +153,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 		: fixtures.filter((r) => r.status === "drift" && onlySetChanged(r.diff));
 	if (grouped) report(driftErrors(fixtures, options.snapshots));
 	for (const r of fixtures) {
-		if (r.status === "written") reporter.info(`updated ${r.snapshot}\n${r.diff}`);
+		if (r.status === "written") reporter.info(`updated ${shown(r.snapshot)}\n${r.diff}`);
 		else if (grouped) continue;
 		else if (r.status === "missing")
 			report([drift(r.fixture, `no snapshot at ${r.snapshot} (run build --update)`)]);
@@ -201,7 +202,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 		const check = checkReadme(text, readme, dirname(readme), service);
 		if (write && check.diagnostics.length > 0) {
 			writeFileSync(readme, check.updated);
-			for (const d of check.diagnostics) reporter.info(`updated ${readme}:${d.line}\n${d.message}`);
+			for (const d of check.diagnostics) reporter.info(`updated ${shown(readme)}:${d.line}\n${d.message}`);
 		} else {
 			report(check.diagnostics);
 		}
@@ -220,12 +221,19 @@ export function categoriesUsed(
 	cwd?: string,
 ): string {
 	const { file } = source.categories;
-	const inside = cwd === undefined ? "" : relative(cwd, file);
-	const shown = inside === "" || inside.startsWith("..") || isAbsolute(inside) ? file : inside;
+	const shown = shownFrom(cwd)(file);
 	if (dirname(file) === source.dir) return `categories from ${shown} (its own)`;
 	const others = sources.filter((s) => s !== source && s.categories.file === file);
 	const sharing = others.length === 0 ? "" : ` with ${others.map((s) => s.version).join(", ")}`;
 	return `categories from ${shown} (shared${sharing})`;
+}
+
+/** How a progress line shows a file: relative to `cwd` when inside it, else whole. */
+function shownFrom(cwd: string | undefined): (file: string) => string {
+	return (file) => {
+		const inside = cwd === undefined ? "" : relative(cwd, file);
+		return inside === "" || inside.startsWith("..") || isAbsolute(inside) ? file : inside;
+	};
 }
 
 function readLock(file: string): Lock | undefined {

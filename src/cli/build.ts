@@ -6,6 +6,7 @@ import { escapeControl } from "../text/terminal.js";
 import { corpusCommand } from "./build-corpus.js";
 import { defineCommand } from "./command.js";
 import { BUILD } from "./commands/build.js";
+import { displayPath } from "./corpus.js";
 import type { Io } from "./io.js";
 import { diagnosticText, printDiagnostic } from "./voice.js";
 
@@ -34,8 +35,9 @@ export const buildCommand = defineCommand(BUILD, async ({ values }, io) => {
 
 /** `build --watch`: a short line per run, the errors in full; Ctrl-C (SIGINT) ends it with 0. */
 function watchCommand(options: CheckOptions, io: Io): Promise<number> {
+	const shown = (path: string) => displayPath(path, io.cwd) || ".";
 	io.stdout(
-		`watching ${escapeControl(options.templates)} (new sets included), categories.yaml, ${escapeControl(options.fixtures)} and ${escapeControl(options.snapshots)} (Ctrl-C to stop)\n`,
+		`watching ${shown(options.templates)} (new sets included), categories.yaml, ${shown(options.fixtures)} and ${shown(options.snapshots)} (Ctrl-C to stop)\n`,
 	);
 	return new Promise((done) => {
 		const watcher = watchCheck(options, (run) => printRun(run, io));
