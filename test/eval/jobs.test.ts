@@ -3,7 +3,8 @@
  * (the corpus pool), and the report is the same whatever N. The built CLI
  * against the fake provider with --jobs 1 and --jobs 2 gives the same JSON
  * but for latencies; and a session a worker thread of the pool prepares
- * (the built bundle) is, to the byte, what this thread prepares.
+ * (the built bundle) is, to the byte, what this thread prepares, its calls
+ * or a dry run's requests.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -42,6 +43,23 @@ function withoutLatency(stdout: string): unknown {
 	};
 	for (const run of [...report.runs, ...(report.vs?.runs ?? [])]) run.latencyMs = 0;
 	return report;
+}
+
+/** `files` prepared on a worker thread of the pool, from the built bundle. */
+async function onWorker(init: PrepareInit, files: string[]): Promise<PreparedSession[]> {
+	const module = pathToFileURL(join(BUILT_CLI, "../eval.cjs")).href;
+	const worker = new Worker(join(BUILT_CLI, "../pool-worker.js"), { workerData: { module, init } });
+	try {
+		return await new Promise<PreparedSession[]>((resolve, reject) => {
+			worker.on("error", reject);
+			worker.on("message", (m: { ready?: true; results?: PreparedSession[] }) => {
+				if (m.ready) worker.postMessage({ start: 0, items: files });
+				else resolve(m.results as PreparedSession[]);
+			});
+		});
+	} finally {
+		await worker.terminate();
+	}
 }
 
 describe("eval --jobs", () => {
@@ -117,21 +135,11 @@ describe("eval --jobs", () => {
 		const here = files.map(createTask(init));
 		expect(here.map((s) => s.calls.length)).toEqual([4, 4, 0]);
 		expect(here[2]?.error).toBeDefined();
-		const module = pathToFileURL(join(BUILT_CLI, "../eval.cjs")).href;
-		const worker = new Worker(join(BUILT_CLI, "../pool-worker.js"), {
-			workerData: { module, init },
-		});
-		try {
-			const there = await new Promise<PreparedSession[]>((resolve, reject) => {
-				worker.on("error", reject);
-				worker.on("message", (m: { ready?: true; results?: PreparedSession[] }) => {
-					if (m.ready) worker.postMessage({ start: 0, items: files });
-					else resolve(m.results as PreparedSession[]);
-				});
-			});
-			expect(JSON.stringify(there)).toBe(JSON.stringify(here));
-		} finally {
-			await worker.terminate();
-		}
+		expect(JSON.stringify(await onWorker(init, files))).toBe(JSON.stringify(here));
+		// A dry run's requests, written against the one before, likewise.
+		const dry = { ...init, dryRun: true };
+		const dryHere = files.map(createTask(dry));
+		expect(dryHere.map((s) => s.dry?.length)).toEqual([8, 8, undefined]);
+		expect(JSON.stringify(await onWorker(dry, files))).toBe(JSON.stringify(dryHere));
 	});
 });
