@@ -316,6 +316,7 @@ async function main() {
 		["replay", "replay.js"],
 		["import", "import.js"],
 		["ccusage", "ccusage.js"],
+		["tokenizer", "tokenizer.js"],
 		["language server", "lsp.js"],
 	]) {
 		progress(`${name} (bench/${script})`);
