@@ -21,5 +21,5 @@ for (const name of ["o200k", "cl100k"]) {
 	mkdirSync(dirname(table), { recursive: true });
 	const data = buildRanksTable(source);
 	writeRanksTable(table, data);
-	console.log("ranks table", table, `(${data.length} bytes, from ${source})`);
+	console.log("ranks table", table, `(${data.length} bytes, from ${source.file}, gpt-tokenizer ${source.version})`);
 }

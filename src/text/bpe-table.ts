@@ -6,10 +6,14 @@
  * finished table of each encoding into `dist/tokenizer/NAME.bin`
  * (scripts/write-bpe-tables.js), which a process maps into typed arrays
  * with one read. The file names the `.tiktoken` file it was built from
- * (size, modification time, CRC-32) and carries a CRC-32 of its own
- * contents; a file of another format version, another byte order, another
- * source, or damaged, is refused, and the ranks are parsed from the source
- * as before.
+ * (its size, modification time and CRC-32, and the version of the package
+ * that ships it) and carries a CRC-32 of its own contents; a file of another
+ * format version, another byte order, another source, or damaged, is
+ * refused, and the ranks are parsed from the source as before. The source
+ * is read to check its CRC-32 only when both its modification time and its
+ * package's version differ from the table's (a package's version on npm
+ * never changes, so an installed copy of the package the table was built
+ * from is known without reading it).
  *
  * Layout (the machine's byte order; every array at an offset its element
  * size divides): a header of {@link HEADER} bytes, then `ends` (u32, one
@@ -144,15 +148,23 @@ export function isUtf8(b: Uint8Array, s: number, e: number): boolean {
 	return true;
 }
 
+/** A `.tiktoken` file, and the version of the package that ships it. */
+export interface RanksSource {
+	file: string;
+	version: string;
+}
+
 /** `zlib.crc32`: Node 20.15 and later (before, tables are always parsed). */
 const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
 const MAGIC = "BPERANKS";
 /** Bumped whenever the layout or the hash changes. */
-const VERSION = 2;
+const VERSION = 3;
 /** Written in the machine's byte order: read back otherwise, the file is of another machine. */
 const BYTE_ORDER = 0x01020304;
-const HEADER = 48;
+const HEADER = 64;
+/** The source package's version, ASCII, zero-padded (empty when longer). */
+const PACKAGE_VERSION = { at: 48, length: 16 };
 const field = {
 	byteOrder: 8,
 	version: 12,
@@ -179,12 +191,13 @@ const asBytes = (a: Uint32Array | Int32Array) =>
 
 /**
  * The table file of the `.tiktoken` file `source`: its ranks parsed
- * ({@link parseTiktoken}), and the source's size, modification time and CRC-32.
+ * ({@link parseTiktoken}), and the source's size, modification time,
+ * CRC-32 and package version.
  */
-export function buildRanksTable(source: string): Uint8Array {
+export function buildRanksTable(source: RanksSource): Uint8Array {
 	if (crc32 === undefined)
 		throw new Error("zlib.crc32 is missing: Node 20.15 or later writes tables");
-	const sourceData = readFileSync(source);
+	const sourceData = readFileSync(source.file);
 	const ranks = parseTiktoken(sourceData);
 	const count = ranks.ends.length - 1;
 	const at = layout(count, ranks.bytes.length, ranks.slots.length);
@@ -198,7 +211,8 @@ export function buildRanksTable(source: string): Uint8Array {
 	header[field.version / 4] = VERSION;
 	header[field.sourceSize / 4] = sourceData.length;
 	header[field.sourceCrc / 4] = crc32(sourceData);
-	new Float64Array(out.buffer, field.sourceMtime, 1)[0] = statSync(source).mtimeMs;
+	new Float64Array(out.buffer, field.sourceMtime, 1)[0] = statSync(source.file).mtimeMs;
+	out.set(versionBytes(source.version), PACKAGE_VERSION.at);
 	header[field.count / 4] = count;
 	header[field.bytesLength / 4] = ranks.bytes.length;
 	header[field.slotsLength / 4] = ranks.slots.length;
@@ -218,7 +232,7 @@ export function writeRanksTable(file: string, table: Uint8Array): void {
  * the `.tiktoken` file `source` as it is now; otherwise undefined (no file,
  * another version or byte order, damaged, or another source).
  */
-export function readRanksTable(file: string, source: string): Ranks | undefined {
+export function readRanksTable(file: string, source: RanksSource): Ranks | undefined {
 	if (crc32 === undefined) return undefined;
 	let data: Uint8Array;
 	try {
@@ -237,8 +251,7 @@ export function readRanksTable(file: string, source: string): Ranks | undefined 
 	const at = layout(count, u32(field.bytesLength), slotsLength);
 	if (at.size !== data.length || slotsLength === 0 || (slotsLength & (slotsLength - 1)) !== 0)
 		return undefined;
-	if (!sameSource(source, u32(field.sourceSize), u32(field.sourceCrc), mtimeOf(data)))
-		return undefined;
+	if (!sameSource(source, data, u32(field.sourceSize), u32(field.sourceCrc))) return undefined;
 	if (crc32(data.subarray(HEADER)) !== u32(field.crc)) return undefined;
 	const { buffer, byteOffset } = data;
 	return {
@@ -249,23 +262,31 @@ export function readRanksTable(file: string, source: string): Ranks | undefined 
 	};
 }
 
-function mtimeOf(data: Uint8Array): number {
-	return new Float64Array(data.buffer, data.byteOffset + field.sourceMtime, 1)[0] as number;
+/** `version` as the header holds it. */
+function versionBytes(version: string): Uint8Array {
+	const bytes = new Uint8Array(PACKAGE_VERSION.length);
+	if (version.length <= bytes.length && /^[\x20-\x7e]*$/.test(version))
+		for (let i = 0; i < version.length; i++) bytes[i] = version.charCodeAt(i);
+	return bytes;
 }
 
 /**
- * Whether `source` is the file a table names: its size, and its CRC-32,
- * read only when its modification time differs from the table's (a copy, a
- * reinstall of the same package).
+ * Whether `source` is the file the table `data` names: its size, and its
+ * modification time or its package's version, else its CRC-32 (a copy, a
+ * reinstall, another version of the package).
  */
-function sameSource(source: string, size: number, crc: number, mtime: number): boolean {
+function sameSource(source: RanksSource, data: Uint8Array, size: number, crc: number): boolean {
 	let stat: { size: number; mtimeMs: number };
 	try {
-		stat = statSync(source);
+		stat = statSync(source.file);
 	} catch {
 		return false;
 	}
 	if (stat.size !== size) return false;
+	const mtime = new Float64Array(data.buffer, data.byteOffset + field.sourceMtime, 1)[0];
 	if (stat.mtimeMs === mtime) return true;
-	return (crc32 as (data: Uint8Array) => number)(readFileSync(source)) === crc;
+	const version = versionBytes(source.version);
+	const known = data.subarray(PACKAGE_VERSION.at, PACKAGE_VERSION.at + PACKAGE_VERSION.length);
+	if (version[0] !== 0 && version.every((b, i) => b === known[i])) return true;
+	return (crc32 as (data: Uint8Array) => number)(readFileSync(source.file)) === crc;
 }

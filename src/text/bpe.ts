@@ -24,6 +24,7 @@ import {
 	isUtf8,
 	parseTiktoken,
 	type Ranks,
+	type RanksSource,
 	readRanksTable,
 	startsWithBom,
 } from "./bpe-table.js";
@@ -47,10 +48,11 @@ const FILES: Record<BpeName, { source: string; table: string }> = {
  */
 const TABLES = new URL("../../dist/tokenizer/", import.meta.url);
 
-/** The `.tiktoken` file of `name` and the table file built from it. */
-export function bpeFiles(name: BpeName): { source: string; table: string } {
+/** The `.tiktoken` file of `name` (and its package's version), and the table file built from it. */
+export function bpeFiles(name: BpeName): { source: RanksSource; table: string } {
+	const { version } = require("gpt-tokenizer/package.json") as { version: string };
 	return {
-		source: require.resolve(FILES[name].source),
+		source: { file: require.resolve(FILES[name].source), version },
 		table: fileURLToPath(new URL(FILES[name].table, TABLES)),
 	};
 }
@@ -67,7 +69,8 @@ export function bpeCounter(name: BpeName, table?: string): (text: string) => num
 	) as RegExp;
 	const files = bpeFiles(name);
 	const ranks =
-		readRanksTable(table ?? files.table, files.source) ?? parseTiktoken(readFileSync(files.source));
+		readRanksTable(table ?? files.table, files.source) ??
+		parseTiktoken(readFileSync(files.source.file));
 	return new BpeCounter(ranks, pattern, name === "o200k").count;
 }
 

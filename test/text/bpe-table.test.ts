@@ -3,7 +3,8 @@
  * the ranks parsing gives and counts as they do; the build's own tables
  * are current; a table of another format version, damaged, cut short, or
  * built from another source (or from this one before it changed) is
- * refused, and the counter falls back to parsing.
+ * refused, and the counter falls back to parsing; a source is known by its
+ * modification time, its package's version, or else its checksum.
  */
 import {
 	copyFileSync,
@@ -21,6 +22,7 @@ import {
 	buildRanksTable,
 	parseTiktoken,
 	type Ranks,
+	type RanksSource,
 	readRanksTable,
 	writeRanksTable,
 } from "../../src/text/bpe-table.js";
@@ -46,8 +48,8 @@ function plain(ranks: Ranks) {
 }
 
 let sources = 0;
-/** A small `.tiktoken` file of our own: the single bytes, then a few merges. */
-function smallSource(name: string, extra = "aGVsbG8="): string {
+/** A small `.tiktoken` file of our own (the single bytes, then a few merges), of package version `version`. */
+function smallSource(name: string, extra = "aGVsbG8=", version = "1.0.0"): RanksSource {
 	const lines = Array.from(
 		{ length: 256 },
 		(_, b) => `${Buffer.from([b]).toString("base64")} ${b}`,
@@ -55,10 +57,10 @@ function smallSource(name: string, extra = "aGVsbG8="): string {
 	lines.push("aGU= 256", "bGw= 257", `${extra} 258`);
 	const file = join(dir, name);
 	writeFileSync(file, `${lines.join("\n")}\n`);
-	// Each file a modification time of its own: a table's source is then known by its checksum.
+	// Each file a modification time of its own: a table's source is known by its version or checksum.
 	const time = new Date(Date.UTC(2001, 0, 1 + sources++));
 	utimesSync(file, time, time);
-	return file;
+	return { file, version };
 }
 
 describe("parsing a ranks file", () => {
@@ -81,7 +83,7 @@ describe("the ranks table file", () => {
 			writeRanksTable(table, buildRanksTable(source));
 			const read = readRanksTable(table, source);
 			expect(read).toBeDefined();
-			const parsed = parseTiktoken(readFileSync(source));
+			const parsed = parseTiktoken(readFileSync(source.file));
 			expect(plain(read as Ranks)).toEqual(plain(parsed));
 			const fromTable = bpeCounter(name, table);
 			const fromSource = bpeCounter(name, join(dir, "none.bin"));
@@ -116,22 +118,31 @@ describe("the ranks table file", () => {
 		expect(refused(good.subarray(0, good.length - 4))).toBe(true);
 		expect(refused(good.subarray(0, 20))).toBe(true);
 		expect(refused(new Uint8Array(0))).toBe(true);
-		// Another source of the same size (its checksum differs), and of another size.
-		expect(refused(good, smallSource("other.tiktoken", "d29ybGQ="))).toBe(true);
+		// Of another version of the package: the same size, another checksum; another size; none.
+		expect(refused(good, smallSource("other.tiktoken", "d29ybGQ=", "1.0.1"))).toBe(true);
 		expect(refused(good, smallSource("longer.tiktoken", "aGVsbG8gd29ybGQ="))).toBe(true);
-		expect(refused(good, join(dir, "missing.tiktoken"))).toBe(true);
+		expect(refused(good, { file: join(dir, "missing.tiktoken"), version: "1.0.0" })).toBe(true);
 	});
 
-	it("accepts a copy of its source with another modification time, by its checksum", () => {
+	it("knows its source by its modification time, its package's version, or else its checksum", () => {
 		const source = smallSource("copied.tiktoken");
 		const table = join(dir, "copied.bin");
 		writeRanksTable(table, buildRanksTable(source));
 		const copy = join(dir, "copy.tiktoken");
-		copyFileSync(source, copy);
-		utimesSync(copy, new Date(Date.UTC(2002, 0, 1)), new Date(Date.UTC(2002, 0, 1)));
-		expect(readRanksTable(table, copy)).toBeDefined();
-		writeFileSync(copy, readFileSync(source, "utf8").replace("bGw= 257", "bGw= 259"));
-		expect(readRanksTable(table, copy)).toBeUndefined();
+		copyFileSync(source.file, copy);
+		const time = new Date(Date.UTC(2002, 0, 1));
+		utimesSync(copy, time, time);
+		// Another time, the same version: an installed copy of the same package.
+		expect(readRanksTable(table, { file: copy, version: "1.0.0" })).toBeDefined();
+		// Another time and another version: the same bytes, known by their checksum.
+		expect(readRanksTable(table, { file: copy, version: "2.0.0" })).toBeDefined();
+		expect(readRanksTable(table, { file: copy, version: "" })).toBeDefined();
+		writeFileSync(copy, readFileSync(source.file, "utf8").replace("bGw= 257", "bGw= 259"));
+		utimesSync(copy, time, time);
+		expect(readRanksTable(table, { file: copy, version: "2.0.0" })).toBeUndefined();
+		expect(
+			readRanksTable(table, { file: copy, version: "1.0.0-and-a-very-long-tag" }),
+		).toBeUndefined();
 	});
 
 	it("a refused table leaves the counter to parse the source", () => {
