@@ -131,6 +131,20 @@ describe("the code cache", () => {
 		expect(child(dir, false, "console.log(require('./m.cjs')(20));")).toBe("61");
 	});
 
+	it("a module's text with a lone surrogate (another loader's) never runs from the cache of its UTF-8", () => {
+		const dir = tempDir("theway-code-cache-");
+		writeFileSync(join(dir, "m.cjs"), 'module.exports = "\uFFFD";\n');
+		child(dir, true, "require('./m.cjs'); writeCodeCaches();");
+		// The text given to the loader holds U+D800 where the file holds U+FFFD: the same UTF-8.
+		const body = `
+			const { default: Module } = await import("node:module");
+			const { readFileSync } = await import("node:fs");
+			Module._extensions[".cjs"] = (module, filename) =>
+				module._compile(readFileSync(filename, "utf8").replace("\\uFFFD", "\\uD800"), filename);
+			console.log(require("./m.cjs").charCodeAt(0).toString(16));`;
+		expect(child(dir, false, body)).toBe("d800");
+	});
+
 	it("a damaged cache is never run: cut short, its V8 data changed, or made by another V8", () => {
 		const dir = tempDir("theway-code-cache-");
 		// Enough code that V8's data is long, and a changed byte lands in code.
