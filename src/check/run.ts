@@ -202,7 +202,8 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 		const check = checkReadme(text, readme, dirname(readme), service);
 		if (write && check.diagnostics.length > 0) {
 			writeFileSync(readme, check.updated);
-			for (const d of check.diagnostics) reporter.info(`updated ${shown(readme)}:${d.line}\n${d.message}`);
+			for (const d of check.diagnostics)
+				reporter.info(`updated ${shown(readme)}:${d.line}\n${d.message}`);
 		} else {
 			report(check.diagnostics);
 		}
