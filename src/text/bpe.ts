@@ -19,6 +19,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { AsciiCounts } from "./bpe-cache.js";
 import {
 	hashBytes,
 	isUtf8,
@@ -92,7 +93,8 @@ class BpeCounter {
 	/** The merge's parts: where each starts, and the rank of each with the next. */
 	private starts = new Int32Array(SCRATCH);
 	private pairRanks = new Int32Array(SCRATCH);
-	/** Counts of pieces that are no token (merged), by piece. */
+	/** Counts of pieces that are no token (merged): ASCII ones by their characters, others by piece. */
+	private readonly ascii = new AsciiCounts();
 	private readonly merged = new Map<string, number>();
 
 	constructor(
@@ -145,24 +147,25 @@ class BpeCounter {
 			while (k < length && t.bytes[o + k] === text.charCodeAt(s + k)) k++;
 			if (k === length) return 1;
 		}
-		return this.mergedCount(text.slice(s, e), false);
+		const known = this.ascii.get(text, s, e, h);
+		if (known >= 0) return known;
+		if (this.buffer.length < length) this.buffer = new Uint8Array(length + 64);
+		for (let k = 0; k < length; k++) this.buffer[k] = text.charCodeAt(s + k);
+		const n = this.merge(this.buffer, length);
+		this.ascii.set(text, s, e, h, n);
+		return n;
 	}
 
 	/** Tokens of any piece: one when it is a token (looked up as the string it is), else merged. */
 	private piece(piece: string): number {
-		return this.mergedCount(piece, true);
-	}
-
-	private mergedCount(piece: string, lookWhole: boolean): number {
 		const known = this.merged.get(piece);
 		if (known !== undefined) return known;
 		if (this.buffer.length < piece.length * 3) this.buffer = new Uint8Array(piece.length * 3 + 64);
 		const length = this.encoder.encodeInto(piece, this.buffer).written;
-		let n: number;
-		if (lookWhole && !LONE_SURROGATE.test(piece) && this.rawRank(this.buffer, 0, length) !== NONE)
-			n = 1;
-		else if (piece.length === 1 && piece.charCodeAt(0) < 128) n = 1;
-		else n = this.merge(this.buffer, length);
+		const n =
+			!LONE_SURROGATE.test(piece) && this.rawRank(this.buffer, 0, length) !== NONE
+				? 1
+				: this.merge(this.buffer, length);
 		if (this.merged.size >= CACHE_SIZE) this.merged.clear();
 		this.merged.set(piece, n);
 		return n;
