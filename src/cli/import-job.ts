@@ -4,7 +4,7 @@
  * located diagnostic, never thrown, so a folder run goes on with the others.
  */
 
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync, writevSync } from "node:fs";
 import { dirname } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
 import type { RecordCounts, SourceFormat } from "../import/accounting.js";
@@ -55,7 +55,7 @@ export function runImportJob(job: ImportJob): ImportOutcome {
 		if (job.out !== undefined) {
 			try {
 				mkdirSync(dirname(job.out), { recursive: true });
-				writeFileSync(job.out, result.bytes());
+				writeAll(job.out, result.bytes());
 			} catch (error) {
 				throw ioError(job.out, error, "cannot write the log");
 			}
@@ -88,4 +88,18 @@ function ownFormatWarnings(file: string, strict: boolean): Diagnostic[] {
 	return service
 		.loadSync(file, { virtualize: false })
 		.meta.diagnostics.filter((d) => d.severity === "warning");
+}
+
+/** Writes `chunks` one after the other as the file `path` (created or truncated). */
+function writeAll(path: string, chunks: readonly Uint8Array[]): void {
+	const fd = openSync(path, "w");
+	try {
+		const size = chunks.reduce((sum, c) => sum + c.length, 0);
+		const done = writevSync(fd, chunks as Uint8Array[]);
+		// A short write (a signal, a full disk) goes on where it stopped, or fails as writeFileSync would.
+		const rest = done < size ? Buffer.concat(chunks).subarray(done) : undefined;
+		for (let at = 0; rest !== undefined && at < rest.length; ) at += writeSync(fd, rest, at);
+	} finally {
+		closeSync(fd);
+	}
 }

@@ -85,7 +85,7 @@ export function importSession(
 		return {
 			format: "theway",
 			text,
-			bytes: () => bytes,
+			bytes: () => [bytes],
 			sourceLines: Array.from({ length: lines }, (_, i) => i + 2),
 			warnings: [],
 			counts: {},
@@ -121,7 +121,7 @@ export function importSession(
 			: [customEntry("session_metadata", IMPORT_TOOLS, null, source.timestamp, { tools })];
 	const warnings = [...acc.warnings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 	const entries = [source, ...inventory, ...converted.entries];
-	let logged: Buffer | undefined;
+	let logged: Buffer[] | undefined;
 	let text: string | undefined;
 	const written = () => {
 		logged ??= logBytes(converted.header, entries);
@@ -130,7 +130,7 @@ export function importSession(
 	return {
 		format,
 		get text() {
-			text ??= written().toString("utf8");
+			text ??= Buffer.concat(written()).toString("utf8");
 			return text;
 		},
 		bytes: written,

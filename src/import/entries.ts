@@ -33,8 +33,8 @@ export interface ImportResult {
 	format: SourceFormat;
 	/** The log in our format, as written (for a converted file, made when first read). */
 	readonly text: string;
-	/** {@link text} as UTF-8 bytes: what a file of the log holds. */
-	bytes(): Buffer;
+	/** {@link text} as UTF-8 bytes, in buffers to write one after the other: what a file of the log holds. */
+	bytes(): readonly Buffer[];
 	/**
 	 * A converted file's log as the values its lines parse to (see
 	 * {@link logValues}): what a reader reads instead of the text.
@@ -93,30 +93,41 @@ export function header(id: string, timestamp: string, cwd: string, extra: Obj = 
 
 /** The log's text: the header, then one entry a line, each line ending with `\n`. */
 export function writeLog(head: Obj, entries: readonly OutEntry[]): string {
-	return logBytes(head, entries).toString("utf8");
+	return Buffer.concat(logBytes(head, entries)).toString("utf8");
 }
 
+/** The size of the buffers {@link logBytes} fills (a longer line gets one of its own). */
+const CHUNK_BYTES = 1 << 20;
+
 /**
- * {@link writeLog}'s text as UTF-8 bytes, each line encoded on its own (a
- * line of Latin-1 encodes fast however the others are written, and no text
- * of the whole log is made).
+ * {@link writeLog}'s text as UTF-8 bytes, in buffers to write one after the
+ * other. Each line is encoded on its own into room enough for any text of
+ * its length (3 bytes a UTF-16 unit at most): no text of the whole log is
+ * made, no line is measured first, and a line of Latin-1 encodes fast
+ * however the others are written.
  */
-export function logBytes(head: Obj, entries: readonly OutEntry[]): Buffer {
-	const lines: string[] = [JSON.stringify(head)];
+export function logBytes(head: Obj, entries: readonly OutEntry[]): Buffer[] {
+	const chunks: Buffer[] = [];
+	let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+	let at = 0;
+	const put = (line: string) => {
+		const room = line.length * 3 + 1;
+		if (chunk.length - at < room) {
+			if (at > 0) chunks.push(chunk.subarray(0, at));
+			chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room));
+			at = 0;
+		}
+		at += chunk.write(line, at, "utf8");
+		chunk[at++] = 0x0a;
+	};
+	put(JSON.stringify(head));
 	for (const e of entries) {
 		const raw = (e as Record<symbol, string | undefined>)[RAW];
 		const json = JSON.stringify(e);
-		lines.push(raw === undefined ? json : `${json.slice(0, -1)},"data":${raw}}`);
+		put(raw === undefined ? json : `${json.slice(0, -1)},"data":${raw}}`);
 	}
-	let size = 0;
-	for (const line of lines) size += Buffer.byteLength(line, "utf8") + 1;
-	const bytes = Buffer.allocUnsafe(size);
-	let at = 0;
-	for (const line of lines) {
-		at += bytes.write(line, at, "utf8");
-		bytes[at++] = 0x0a;
-	}
-	return bytes;
+	chunks.push(chunk.subarray(0, at));
+	return chunks;
 }
 
 /**

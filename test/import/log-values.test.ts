@@ -5,7 +5,14 @@
  * shared with an earlier entry, a record kept as its text) is its line's parse.
  */
 import { describe, expect, it } from "vitest";
-import { customEntry, entry, header, logValues, writeLog } from "../../src/import/entries.js";
+import {
+	customEntry,
+	entry,
+	header,
+	logBytes,
+	logValues,
+	writeLog,
+} from "../../src/import/entries.js";
 
 /** The values of `writeLog`'s lines: what the text path gives. */
 function parsedLines(head: Record<string, unknown>, entries: Parameters<typeof writeLog>[1]) {
@@ -54,5 +61,26 @@ describe("logValues", () => {
 		]);
 		expect(values.entries[5]?.message).toBe(shared);
 		expect(values.entries[6]?.message).not.toBe(shared);
+	});
+
+	it("writes the log's bytes across buffers as one UTF-8 text of its lines", () => {
+		// Lines of 1-, 2-, 3- and 4-byte characters and a lone surrogate, many (past one buffer) and one longer than a buffer.
+		const texts = ["plain", "é".repeat(300), "→".repeat(500), "😀".repeat(700), "a\ud800b"];
+		const entries = Array.from({ length: 3000 }, (_, i) =>
+			entry("message", `m${i}`, i === 0 ? null : `m${i - 1}`, "t", {
+				message: { role: "user", content: texts[i % texts.length] },
+			}),
+		);
+		entries.push(
+			entry("message", "long", "m2999", "t", {
+				message: { role: "user", content: "😀".repeat(700_000) },
+			}),
+		);
+		const chunks = logBytes(head, entries);
+		expect(chunks.length).toBeGreaterThan(2);
+		const lines = [JSON.stringify(head), ...entries.map((e) => JSON.stringify(e))];
+		const expected = Buffer.from(`${lines.join("\n")}\n`, "utf8");
+		expect(Buffer.concat(chunks).equals(expected)).toBe(true);
+		expect(writeLog(head, entries)).toBe(expected.toString("utf8"));
 	});
 });
