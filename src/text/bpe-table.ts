@@ -27,10 +27,19 @@ export interface Ranks {
 	/** The token of rank `r` is `bytes[ends[r]..ends[r + 1])` (empty where no token has rank `r`). */
 	bytes: Uint8Array;
 	ends: Uint32Array;
-	/** Rank + 1 per slot; 0 is empty. */
+	/**
+	 * Per slot, rank + 1 in the low {@link RANK_BITS} bits and the top bits of
+	 * the token's hash above them (a probe that meets another token's slot
+	 * mostly tells by these, without reading the token); 0 is empty.
+	 */
 	slots: Int32Array;
 	mask: number;
 }
+
+/** The bits of a slot that hold rank + 1: ranks up to 2^20 - 2. */
+export const RANK_BITS = 20;
+/** A slot's rank + 1. */
+export const RANK_MASK = (1 << RANK_BITS) - 1;
 
 const BASE64 = new Int8Array(128).fill(-1);
 for (const [i, ch] of [
@@ -80,8 +89,10 @@ export function parseTiktoken(text: Uint8Array): Ranks {
 		ends[rank + 1] = at;
 		next = rank + 1;
 	}
+	if (next > RANK_MASK - 1) throw new Error(`ranks file: ${next} ranks, more than a table holds`);
+	// Three quarters full at most: a probe past another token's slot reads its hash's top bits alone.
 	let size = 1;
-	while (size < next * 2.5) size <<= 1;
+	while (size < next * 1.25) size <<= 1;
 	const slots = new Int32Array(size);
 	const mask = size - 1;
 	for (let r = 0; r < next; r++) {
@@ -90,9 +101,10 @@ export function parseTiktoken(text: Uint8Array): Ranks {
 		if (s === e) continue;
 		// Valid UTF-8 after a byte-order mark: never found by gpt-tokenizer, which strips the mark.
 		if (startsWithBom(bytes, s, e) && isUtf8(bytes, s, e)) continue;
-		let h = hashBytes(bytes, s, e) & mask;
-		while (slots[h] !== 0) h = (h + 1) & mask;
-		slots[h] = r + 1;
+		const h = hashBytes(bytes, s, e);
+		let slot = h & mask;
+		while (slots[slot] !== 0) slot = (slot + 1) & mask;
+		slots[slot] = ((h >>> RANK_BITS) << RANK_BITS) | (r + 1);
 	}
 	return { bytes: bytes.subarray(0, at), ends: ends.subarray(0, next + 1), slots, mask };
 }
@@ -159,7 +171,7 @@ const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
 const MAGIC = "BPERANKS";
 /** Bumped whenever the layout or the hash changes. */
-const VERSION = 3;
+const VERSION = 4;
 /** Written in the machine's byte order: read back otherwise, the file is of another machine. */
 const BYTE_ORDER = 0x01020304;
 const HEADER = 64;

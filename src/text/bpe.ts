@@ -24,6 +24,8 @@ import {
 	hashBytes,
 	isUtf8,
 	parseTiktoken,
+	RANK_BITS,
+	RANK_MASK,
 	type Ranks,
 	type RanksSource,
 	readRanksTable,
@@ -138,9 +140,12 @@ class BpeCounter {
 		let h = 0x811c9dc5;
 		for (let i = s; i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
 		const length = e - s;
+		const tag = h >>> RANK_BITS;
 		for (let slot = (h >>> 0) & t.mask; ; slot = (slot + 1) & t.mask) {
-			const rank = (t.slots[slot] as number) - 1;
-			if (rank < 0) break;
+			const v = t.slots[slot] as number;
+			if (v === 0) break;
+			if (v >>> RANK_BITS !== tag) continue;
+			const rank = (v & RANK_MASK) - 1;
 			const o = t.ends[rank] as number;
 			if ((t.ends[rank + 1] as number) - o !== length) continue;
 			let k = 0;
@@ -223,9 +228,13 @@ class BpeCounter {
 	private rawRank(b: Uint8Array, s: number, e: number): number {
 		const t = this.table;
 		const length = e - s;
-		for (let slot = hashBytes(b, s, e) & t.mask; ; slot = (slot + 1) & t.mask) {
-			const rank = (t.slots[slot] as number) - 1;
-			if (rank < 0) return NONE;
+		const h = hashBytes(b, s, e);
+		const tag = h >>> RANK_BITS;
+		for (let slot = h & t.mask; ; slot = (slot + 1) & t.mask) {
+			const v = t.slots[slot] as number;
+			if (v === 0) return NONE;
+			if (v >>> RANK_BITS !== tag) continue;
+			const rank = (v & RANK_MASK) - 1;
 			const o = t.ends[rank] as number;
 			if ((t.ends[rank + 1] as number) - o !== length) continue;
 			let k = 0;

@@ -21,6 +21,7 @@ import { bpeCounter, bpeFiles } from "../../src/text/bpe.js";
 import {
 	buildRanksTable,
 	parseTiktoken,
+	RANK_MASK,
 	type Ranks,
 	type RanksSource,
 	readRanksTable,
@@ -68,7 +69,10 @@ describe("parsing a ranks file", () => {
 		const ranks = parseTiktoken(Buffer.from("YQ== 0\nYg== 1\nYWI= 5\n"));
 		expect(Buffer.from(ranks.bytes).toString()).toBe("abab");
 		expect([...ranks.ends]).toEqual([0, 1, 2, 2, 2, 2, 4]);
-		expect([...ranks.slots].filter((s) => s !== 0).sort()).toEqual([1, 2, 6]);
+		expect([...ranks.slots].filter((s) => s !== 0).map((s) => s & RANK_MASK)).toEqual(
+			expect.arrayContaining([1, 2, 6]),
+		);
+		expect(ranks.slots.filter((s) => s !== 0).length).toBe(3);
 		expect(() => parseTiktoken(Buffer.from("YQ== 0\nYg== 2\nYWI= 1\n"))).toThrow(
 			"ranks file, line 3: rank 1 after rank 2",
 		);
