@@ -27,10 +27,9 @@ import {
 	RANK_BITS,
 	RANK_MASK,
 	type Ranks,
-	type RanksSource,
-	readRanksTable,
 	startsWithBom,
-} from "./bpe-table.js";
+} from "./bpe-ranks.js";
+import { type RanksSource, readRanksTable } from "./bpe-table.js";
 import { ABORT, o200kPieceEnd } from "./pretokenize.js";
 
 const require = createRequire(import.meta.url);

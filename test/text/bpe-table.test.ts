@@ -18,11 +18,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bpeCounter, bpeFiles } from "../../src/text/bpe.js";
+import { parseTiktoken, RANK_MASK, type Ranks } from "../../src/text/bpe-ranks.js";
 import {
 	buildRanksTable,
-	parseTiktoken,
-	RANK_MASK,
-	type Ranks,
 	type RanksSource,
 	readRanksTable,
 	writeRanksTable,
