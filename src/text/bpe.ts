@@ -11,10 +11,10 @@
  * Why not `gpt-tokenizer`'s own counter: loading its tables (a 2.4 MB
  * module of 200k strings, then a map of them) costs more than counting a
  * session; here the ranks are one byte array and an open-addressing hash
- * table over it (./bpe-table.ts: read whole from the table file the build
- * writes, else built from the ranks file in one pass), pieces are looked up
- * from the text's own characters, ASCII pieces without a string made, and
- * the merge works in arrays reused from piece to piece.
+ * table over it (./bpe-ranks.ts), read whole from the table file the build
+ * writes (./bpe-table.ts) or else built from the ranks file in one pass;
+ * pieces are looked up from the text's own characters, ASCII pieces without
+ * a string made, and the merge works in arrays reused from piece to piece.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
