@@ -42,7 +42,10 @@ export interface ForeignLog {
 
 /** A foreign file's bytes to our log, with its warnings; undefined when it is of no format the reader knows. */
 export type ForeignReader = (
-	/** A Buffer, typed as the Uint8Array it is: the published types need no `@types/node`. */
+	/**
+	 * A Buffer, typed as the Uint8Array it is (the published types need no
+	 * `@types/node`), valid during the call only: the reader reuses its memory.
+	 */
 	bytes: Uint8Array,
 	name: string,
 ) => ForeignLog | undefined;

@@ -9,7 +9,7 @@ import { ContextError, type Diagnostic } from "../errors.js";
 import { seemsCompacted } from "./compaction-hint.js";
 import { firstDamage } from "./diagnostics.js";
 import { type EntrySource, EntryStore } from "./entry-store.js";
-import type { ForeignReader, RecordedCall } from "./foreign.js";
+import type { ForeignLog, ForeignReader, RecordedCall } from "./foreign.js";
 import { Kind } from "./kinds.js";
 import { LogParser, type ParsedEntry, type ParseOptions } from "./parse.js";
 import {
@@ -26,6 +26,7 @@ import {
 	readSpans,
 	readStream,
 	readStreamAsync,
+	Scratch,
 	type Source,
 } from "./read.js";
 import type { CompactionEntry, Entry, Header } from "./schema.js";
@@ -199,9 +200,15 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 
 	/** Converts the gathered foreign file and reads its entries as the log's. */
 	private readForeign(): void {
-		const bytes = this.foreignBytes?.bytes() ?? Buffer.alloc(0);
+		const gathered = this.foreignBytes;
 		this.foreignBytes = undefined;
-		const result = this.options.foreign?.(bytes, this.name);
+		// The converted log holds no byte of the file (its texts are decoded copies).
+		let result: ForeignLog | undefined;
+		try {
+			result = this.options.foreign?.(gathered?.bytes() ?? Buffer.alloc(0), this.name);
+		} finally {
+			gathered?.release();
+		}
 		if (result === undefined) throw this.missingHeader;
 		// Strict, a line the conversion could not read is refused as in a log of ours.
 		const refusal =
@@ -378,13 +385,16 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	}
 }
 
+/** The buffer a foreign file's bytes are gathered in, reused from one file to the next. */
+const GATHER = new Scratch();
+
 /** Bytes gathered chunk by chunk into one buffer (sized by a hint, grown as needed). */
 class Gathered {
 	private buffer: Buffer;
 	private length = 0;
 
 	constructor(hint: number) {
-		this.buffer = Buffer.allocUnsafe(Math.max(hint, 64 * 1024));
+		this.buffer = GATHER.take(Math.max(hint, 64 * 1024));
 	}
 
 	add(chunk: Uint8Array): void {
@@ -393,6 +403,7 @@ class Gathered {
 				Math.max(this.buffer.length * 2, this.length + chunk.length),
 			);
 			this.buffer.copy(grown, 0, 0, this.length);
+			GATHER.give(this.buffer);
 			this.buffer = grown;
 		}
 		this.buffer.set(chunk, this.length);
@@ -401,5 +412,10 @@ class Gathered {
 
 	bytes(): Buffer {
 		return this.buffer.subarray(0, this.length);
+	}
+
+	/** The bytes are read: the buffer may serve the next file. */
+	release(): void {
+		GATHER.give(this.buffer);
 	}
 }

@@ -178,21 +178,61 @@ export function readBefore(source: Source, offset: number, length = 64): Buffer 
 	return out.subarray(0, Math.max(n, 0));
 }
 
-/** Reads a regular file from `offset` to its end, chunk by chunk. Returns the offset reached. */
+/**
+ * Reads a regular file from `offset` to its end, chunk by chunk, into one
+ * buffer this thread reuses (a fresh buffer's every page is a fault, and a
+ * fault is dear on some machines): `onChunk` must copy what it keeps.
+ * Returns the offset reached.
+ */
 export function readFileFrom(
 	source: Source,
 	offset: number,
 	onChunk: (chunk: Buffer) => void,
 ): number {
-	const buffer = Buffer.allocUnsafe(chunkSize(source.stat.size - offset));
-	let position = offset;
-	for (;;) {
-		const n = readAt(source, buffer, buffer.length, position);
-		if (n <= 0) return position;
-		position += n;
-		onChunk(buffer.subarray(0, n));
+	const buffer = scratch.take(chunkSize(source.stat.size - offset));
+	try {
+		let position = offset;
+		for (;;) {
+			const n = readAt(source, buffer, buffer.length, position);
+			if (n <= 0) return position;
+			position += n;
+			onChunk(buffer.subarray(0, n));
+		}
+	} finally {
+		scratch.give(buffer);
 	}
 }
+
+/**
+ * A buffer reused from one use to the next (grown as needed); a use that
+ * starts while another holds it gets a buffer of its own.
+ */
+export class Scratch {
+	private held: Buffer | undefined;
+	private free: Buffer | undefined;
+
+	/** A buffer of `size` bytes, the reused one when it is free. */
+	take(size: number): Buffer {
+		const free = this.free;
+		this.free = undefined;
+		const buffer =
+			free !== undefined && free.length >= size
+				? free
+				: Buffer.allocUnsafeSlow(Math.max(size, free?.length ?? 0));
+		this.held = buffer;
+		return buffer.subarray(0, size);
+	}
+
+	/** Gives back what {@link take} gave. */
+	give(taken: Buffer): void {
+		if (this.held !== undefined && taken.buffer === this.held.buffer) {
+			this.free = this.held;
+			this.held = undefined;
+		}
+	}
+}
+
+const scratch = new Scratch();
 
 /** {@link readFileFrom}, asynchronously. */
 export async function readFileFromAsync(
