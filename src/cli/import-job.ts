@@ -4,13 +4,23 @@
  * located diagnostic, never thrown, so a folder run goes on with the others.
  */
 
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync, writevSync } from "node:fs";
+import {
+	closeSync,
+	fstatSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	readSync,
+	writeSync,
+	writevSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
 import type { RecordCounts, SourceFormat } from "../import/accounting.js";
 import { importSession } from "../import/convert.js";
+import { BufferPool } from "../import/entries.js";
 import { strictRefusal } from "../log/diagnostics.js";
-import { ioError } from "../log/read.js";
+import { ioError, Scratch } from "../log/read.js";
 import { ContextService } from "../service/context-service.js";
 
 /** What to do with one source file. */
@@ -34,16 +44,24 @@ export interface ImportOutcome {
 	error?: Diagnostic;
 }
 
+/**
+ * The memory a thread's jobs reuse, one job after the other (a fresh
+ * buffer's every page is a fault, and a fault is dear on some machines):
+ * the source's bytes, and the buffers the log is written from.
+ */
+const SOURCE = new Scratch();
+const OUT = new BufferPool();
+
 /** Runs one job; failures are returned as `error`. */
 export function runImportJob(job: ImportJob): ImportOutcome {
+	let bytes: Buffer | undefined;
 	try {
-		let bytes: Buffer;
 		try {
-			bytes = readFileSync(job.file);
+			bytes = readSource(job.file);
 		} catch (error) {
 			throw ioError(job.file, error, "cannot read the source");
 		}
-		const imported = importSession(bytes, job.file, { from: job.from });
+		const imported = importSession(bytes, job.file, { from: job.from, alloc: OUT.alloc });
 		// A log already in our format passes as it is, read as every command reads it:
 		// what a tolerant read skips or repairs is warned, and --strict refuses it.
 		const result =
@@ -70,6 +88,28 @@ export function runImportJob(job: ImportJob): ImportOutcome {
 	} catch (error) {
 		if (!(error instanceof ContextError)) throw error;
 		return { file: job.file, warnings: [], counts: {}, error: error.toDiagnostic() };
+	} finally {
+		if (bytes !== undefined) SOURCE.give(bytes);
+		OUT.recycle();
+	}
+}
+
+/** A source file's bytes, read into the thread's reused buffer (a stream or device as Node reads it). */
+function readSource(file: string): Buffer {
+	const fd = openSync(file, "r");
+	try {
+		const stat = fstatSync(fd);
+		if (!stat.isFile()) return readFileSync(fd);
+		const bytes = SOURCE.take(stat.size);
+		let n = 0;
+		while (n < bytes.length) {
+			const read = readSync(fd, bytes, n, bytes.length - n, n);
+			if (read === 0) break;
+			n += read;
+		}
+		return bytes.subarray(0, n);
+	} finally {
+		closeSync(fd);
 	}
 }
 

@@ -30,6 +30,8 @@ export interface ImportOptions {
 	from?: "auto" | SourceFormat;
 	/** A line longer than this is skipped with a warning (default 64 MiB). */
 	maxRecordBytes?: number;
+	/** Where the log's bytes are written (default: fresh buffers); see `BufferPool`. */
+	alloc?: (size: number) => Buffer;
 }
 
 /** Each format as a message names it. */
@@ -124,7 +126,7 @@ export function importSession(
 	let logged: Buffer[] | undefined;
 	let text: string | undefined;
 	const written = () => {
-		logged ??= logBytes(converted.header, entries);
+		logged ??= logBytes(converted.header, entries, options.alloc);
 		return logged;
 	};
 	return {

@@ -96,6 +96,30 @@ export function writeLog(head: Obj, entries: readonly OutEntry[]): string {
 	return Buffer.concat(logBytes(head, entries)).toString("utf8");
 }
 
+/**
+ * Buffers handed out again once the caller is done with them
+ * ({@link BufferPool.recycle}): {@link logBytes}'s `alloc` for a writer of
+ * one log after another, whose buffers' pages are then touched once.
+ */
+export class BufferPool {
+	private free: Buffer[] = [];
+	private used: Buffer[] = [];
+
+	/** A buffer of at least `size` bytes (exactly `size` long), a free one when one is large enough. */
+	readonly alloc = (size: number): Buffer => {
+		const at = this.free.findIndex((b) => b.length >= size);
+		const buffer = at < 0 ? Buffer.allocUnsafeSlow(size) : (this.free.splice(at, 1)[0] as Buffer);
+		this.used.push(buffer);
+		return buffer.subarray(0, size);
+	};
+
+	/** Every buffer handed out is free again: what was written from them is written. */
+	recycle(): void {
+		this.free.push(...this.used);
+		this.used = [];
+	}
+}
+
 /** The size of the buffers {@link logBytes} fills (a longer line gets one of its own). */
 const CHUNK_BYTES = 1 << 20;
 
@@ -106,15 +130,19 @@ const CHUNK_BYTES = 1 << 20;
  * made, no line is measured first, and a line of Latin-1 encodes fast
  * however the others are written.
  */
-export function logBytes(head: Obj, entries: readonly OutEntry[]): Buffer[] {
+export function logBytes(
+	head: Obj,
+	entries: readonly OutEntry[],
+	alloc: (size: number) => Buffer = Buffer.allocUnsafe,
+): Buffer[] {
 	const chunks: Buffer[] = [];
-	let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+	let chunk = alloc(CHUNK_BYTES);
 	let at = 0;
 	const put = (line: string) => {
 		const room = line.length * 3 + 1;
 		if (chunk.length - at < room) {
 			if (at > 0) chunks.push(chunk.subarray(0, at));
-			chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room));
+			chunk = alloc(Math.max(CHUNK_BYTES, room));
 			at = 0;
 		}
 		at += chunk.write(line, at, "utf8");

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+	BufferPool,
 	customEntry,
 	entry,
 	header,
@@ -82,5 +83,22 @@ describe("logValues", () => {
 		const expected = Buffer.from(`${lines.join("\n")}\n`, "utf8");
 		expect(Buffer.concat(chunks).equals(expected)).toBe(true);
 		expect(writeLog(head, entries)).toBe(expected.toString("utf8"));
+	});
+
+	it("writes the same bytes into a pool's buffers, and a recycled pool hands them out again", () => {
+		const entries = Array.from({ length: 400 }, (_, i) =>
+			entry("message", `m${i}`, i === 0 ? null : `m${i - 1}`, "t", {
+				message: { role: "user", content: "→".repeat(1000) },
+			}),
+		);
+		const pool = new BufferPool();
+		const first = logBytes(head, entries, pool.alloc);
+		const expected = Buffer.concat(logBytes(head, entries));
+		expect(Buffer.concat(first).equals(expected)).toBe(true);
+		const memory = new Set(first.map((c) => c.buffer));
+		pool.recycle();
+		const again = logBytes(head, entries, pool.alloc);
+		expect(Buffer.concat(again).equals(expected)).toBe(true);
+		expect(again.every((c) => memory.has(c.buffer))).toBe(true);
 	});
 });
