@@ -31,7 +31,7 @@ const STAGES = [
 			"ready",
 		],
 	],
-	["counting tokens", ["countInPieces", "bpeCounter", "mergedCount", "asciiPiece"]],
+	["counting tokens", ["countInPieces", "bpeCounter", "asciiPiece", "merge", "rawRank"]],
 	["pricing", ["costOf", "billOf", "knows", "priceAt", "calcPrice"]],
 	[
 		"reading and converting the files",
