@@ -10,6 +10,7 @@ import { seemsCompacted } from "./compaction-hint.js";
 import { firstDamage } from "./diagnostics.js";
 import { type EntrySource, EntryStore } from "./entry-store.js";
 import type { ForeignLog, ForeignReader, RecordedCall } from "./foreign.js";
+import { Gathered } from "./gathered.js";
 import { Kind } from "./kinds.js";
 import { LogParser, type ParsedEntry, type ParseOptions } from "./parse.js";
 import {
@@ -26,7 +27,6 @@ import {
 	readSpans,
 	readStream,
 	readStreamAsync,
-	Scratch,
 	type Source,
 } from "./read.js";
 import type { CompactionEntry, Entry, Header } from "./schema.js";
@@ -382,40 +382,5 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 			});
 		}
 		return result.entry;
-	}
-}
-
-/** The buffer a foreign file's bytes are gathered in, reused from one file to the next. */
-const GATHER = new Scratch();
-
-/** Bytes gathered chunk by chunk into one buffer (sized by a hint, grown as needed). */
-class Gathered {
-	private buffer: Buffer;
-	private length = 0;
-
-	constructor(hint: number) {
-		this.buffer = GATHER.take(Math.max(hint, 64 * 1024));
-	}
-
-	add(chunk: Uint8Array): void {
-		if (this.length + chunk.length > this.buffer.length) {
-			const grown = Buffer.allocUnsafe(
-				Math.max(this.buffer.length * 2, this.length + chunk.length),
-			);
-			this.buffer.copy(grown, 0, 0, this.length);
-			GATHER.give(this.buffer);
-			this.buffer = grown;
-		}
-		this.buffer.set(chunk, this.length);
-		this.length += chunk.length;
-	}
-
-	bytes(): Buffer {
-		return this.buffer.subarray(0, this.length);
-	}
-
-	/** The bytes are read: the buffer may serve the next file. */
-	release(): void {
-		GATHER.give(this.buffer);
 	}
 }
