@@ -6,8 +6,8 @@
  * `git cat-file --batch`; the `categories.yaml` beside the folder comes along,
  * as a set finds it there.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, resolve, sep } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
@@ -24,8 +24,15 @@ export interface RevisionFolder {
 	remove(): void;
 }
 
-/** Runs git in `cwd`; its stderr's first line becomes the reason of a located error. */
+/**
+ * Runs git in `cwd`; its stderr's first line becomes the reason of a located
+ * error. Node's child_process (with net and dgram) loads on the first call:
+ * the commands that read a revision load it only when one is read.
+ */
 function git(cwd: string, args: readonly string[], input?: string): Buffer {
+	const { execFileSync } = createRequire(import.meta.url)(
+		"node:child_process",
+	) as typeof import("node:child_process");
 	try {
 		return execFileSync("git", args, {
 			cwd,
