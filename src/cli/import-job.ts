@@ -18,9 +18,9 @@ import { dirname } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
 import type { RecordCounts, SourceFormat } from "../import/accounting.js";
 import { importSession } from "../import/convert.js";
-import { BufferPool } from "../import/entries.js";
+import { BufferPool } from "../log/buffer-pool.js";
 import { strictRefusal } from "../log/diagnostics.js";
-import { ioError, Scratch } from "../log/read.js";
+import { ioError } from "../log/read.js";
 import { ContextService } from "../service/context-service.js";
 
 /** What to do with one source file. */
@@ -49,7 +49,7 @@ export interface ImportOutcome {
  * buffer's every page is a fault, and a fault is dear on some machines):
  * the source's bytes, and the buffers the log is written from.
  */
-const SOURCE = new Scratch();
+const SOURCE = new BufferPool();
 const OUT = new BufferPool();
 
 /** Runs one job; failures are returned as `error`. */
@@ -61,7 +61,7 @@ export function runImportJob(job: ImportJob): ImportOutcome {
 		} catch (error) {
 			throw ioError(job.file, error, "cannot read the source");
 		}
-		const imported = importSession(bytes, job.file, { from: job.from, alloc: OUT.alloc });
+		const imported = importSession(bytes, job.file, { from: job.from, alloc: OUT.take });
 		// A log already in our format passes as it is, read as every command reads it:
 		// what a tolerant read skips or repairs is warned, and --strict refuses it.
 		const result =

@@ -30,7 +30,7 @@ export interface ImportOptions {
 	from?: "auto" | SourceFormat;
 	/** A line longer than this is skipped with a warning (default 64 MiB). */
 	maxRecordBytes?: number;
-	/** Where the log's bytes are written (default: fresh buffers); see `BufferPool`. */
+	/** Where the log's bytes are written (default: fresh buffers); see `BufferPool` (src/log/buffer-pool.ts). */
 	alloc?: (size: number) => Buffer;
 }
 

@@ -96,30 +96,6 @@ export function writeLog(head: Obj, entries: readonly OutEntry[]): string {
 	return Buffer.concat(logBytes(head, entries)).toString("utf8");
 }
 
-/**
- * Buffers handed out again once the caller is done with them
- * ({@link BufferPool.recycle}): {@link logBytes}'s `alloc` for a writer of
- * one log after another, whose buffers' pages are then touched once.
- */
-export class BufferPool {
-	private free: Buffer[] = [];
-	private used: Buffer[] = [];
-
-	/** A buffer of at least `size` bytes (exactly `size` long), a free one when one is large enough. */
-	readonly alloc = (size: number): Buffer => {
-		const at = this.free.findIndex((b) => b.length >= size);
-		const buffer = at < 0 ? Buffer.allocUnsafeSlow(size) : (this.free.splice(at, 1)[0] as Buffer);
-		this.used.push(buffer);
-		return buffer.subarray(0, size);
-	};
-
-	/** Every buffer handed out is free again: what was written from them is written. */
-	recycle(): void {
-		this.free.push(...this.used);
-		this.used = [];
-	}
-}
-
 /** The size of the buffers {@link logBytes} fills (a longer line gets one of its own). */
 const CHUNK_BYTES = 1 << 20;
 

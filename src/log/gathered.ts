@@ -4,10 +4,10 @@
  * converted whole). The buffer is reused from one file to the next: a fresh
  * buffer's every page is a fault, and a fault is dear on some machines.
  */
-import { Scratch } from "./read.js";
+import { BufferPool } from "./buffer-pool.js";
 
 /** The buffer a foreign file's bytes are gathered in, reused from one file to the next. */
-const GATHER = new Scratch();
+const GATHER = new BufferPool();
 
 /** Bytes gathered chunk by chunk into one buffer (sized by a hint, grown as needed). */
 export class Gathered {

@@ -5,8 +5,10 @@
  * opened read-only and never written. Every failure of the file system is a
  * located `ContextError("io")`, never a bare Node error.
  */
+
 import { closeSync, constants, fstatSync, openSync, read, readSync, type Stats } from "node:fs";
 import { ContextError } from "../errors.js";
+import { BufferPool } from "./buffer-pool.js";
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
 /** The least a read asks for, whatever size the file claims (`/proc` files say 0). */
@@ -178,6 +180,9 @@ export function readBefore(source: Source, offset: number, length = 64): Buffer 
 	return out.subarray(0, Math.max(n, 0));
 }
 
+/** The buffers this thread reads chunks into. */
+const CHUNKS = new BufferPool();
+
 /**
  * Reads a regular file from `offset` to its end, chunk by chunk, into one
  * buffer this thread reuses (a fresh buffer's every page is a fault, and a
@@ -189,7 +194,7 @@ export function readFileFrom(
 	offset: number,
 	onChunk: (chunk: Buffer) => void,
 ): number {
-	const buffer = scratch.take(chunkSize(source.stat.size - offset));
+	const buffer = CHUNKS.take(chunkSize(source.stat.size - offset));
 	try {
 		let position = offset;
 		for (;;) {
@@ -199,40 +204,9 @@ export function readFileFrom(
 			onChunk(buffer.subarray(0, n));
 		}
 	} finally {
-		scratch.give(buffer);
+		CHUNKS.give(buffer);
 	}
 }
-
-/**
- * A buffer reused from one use to the next (grown as needed); a use that
- * starts while another holds it gets a buffer of its own.
- */
-export class Scratch {
-	private held: Buffer | undefined;
-	private free: Buffer | undefined;
-
-	/** A buffer of `size` bytes, the reused one when it is free. */
-	take(size: number): Buffer {
-		const free = this.free;
-		this.free = undefined;
-		const buffer =
-			free !== undefined && free.length >= size
-				? free
-				: Buffer.allocUnsafeSlow(Math.max(size, free?.length ?? 0));
-		this.held = buffer;
-		return buffer.subarray(0, size);
-	}
-
-	/** Gives back what {@link take} gave. */
-	give(taken: Buffer): void {
-		if (this.held !== undefined && taken.buffer === this.held.buffer) {
-			this.free = this.held;
-			this.held = undefined;
-		}
-	}
-}
-
-const scratch = new Scratch();
 
 /** {@link readFileFrom}, asynchronously. */
 export async function readFileFromAsync(

@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-	BufferPool,
 	customEntry,
 	entry,
 	header,
@@ -14,6 +13,7 @@ import {
 	logValues,
 	writeLog,
 } from "../../src/import/entries.js";
+import { BufferPool } from "../../src/log/buffer-pool.js";
 
 /** The values of `writeLog`'s lines: what the text path gives. */
 function parsedLines(head: Record<string, unknown>, entries: Parameters<typeof writeLog>[1]) {
@@ -92,12 +92,12 @@ describe("logValues", () => {
 			}),
 		);
 		const pool = new BufferPool();
-		const first = logBytes(head, entries, pool.alloc);
+		const first = logBytes(head, entries, pool.take);
 		const expected = Buffer.concat(logBytes(head, entries));
 		expect(Buffer.concat(first).equals(expected)).toBe(true);
 		const memory = new Set(first.map((c) => c.buffer));
 		pool.recycle();
-		const again = logBytes(head, entries, pool.alloc);
+		const again = logBytes(head, entries, pool.take);
 		expect(Buffer.concat(again).equals(expected)).toBe(true);
 		expect(again.every((c) => memory.has(c.buffer))).toBe(true);
 	});
