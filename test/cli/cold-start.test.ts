@@ -147,6 +147,7 @@ describe("a cold process", () => {
 			"dist/errors.js",
 			"dist/eval/settings.js",
 			"dist/import/accounting.js",
+			"dist/log/buffer-pool.js",
 			"dist/log/read.js",
 			"dist/serve/lines.js",
 			"dist/text/nearest.js",
