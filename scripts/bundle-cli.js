@@ -18,6 +18,8 @@
  *    them (English, which zod sets by default, is imported on its own), and
  *    the file is one more the code cache covers (src/cli/code-cache.ts).
  *    `z.locales` is empty in the command line.
+ *  - `dist/cli/genai-prices.cjs`: the price database `@pydantic/genai-prices`
+ *    with its data read as it is looked at (scripts/lazy-prices.js).
  *
  * Other packages stay outside (required from node_modules, each only when a
  * module that needs it first runs), and so does the library's ES module
@@ -30,6 +32,7 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { writeLazyPrices } from "./lazy-prices.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = join(ROOT, "dist/cli");
@@ -51,6 +54,9 @@ const COMMANDS = [
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 const PACKAGES = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
 
+/** The price database's package: the bundles require `dist/cli/genai-prices.cjs` instead. */
+const PRICES = "@pydantic/genai-prices";
+
 /** zod's ES module entry, bundled as `dist/cli/zod.cjs`. */
 const ZOD = join(ROOT, "node_modules/zod/index.js");
 
@@ -70,6 +76,8 @@ const split = {
 		b.onResolve({ filter: /.*/ }, (args) => {
 			if (args.kind === "entry-point") return undefined;
 			if (args.path === "zod") return { path: "./zod.cjs", external: true };
+			// The price database with its data read as it is looked at (scripts/lazy-prices.js).
+			if (args.path === PRICES) return { path: "./genai-prices.cjs", external: true };
 			if (args.path === "../locales/index.js" && isZodFile(args.importer)) {
 				return { path: "locales", namespace: "no-locales" };
 			}
@@ -121,7 +129,8 @@ export async function bundleCli() {
 	});
 	// Without comments: one of zod's names `import()`, and a file that may call it is never cached.
 	await build({ ...common, entryPoints: [{ in: ZOD, out: "zod" }], minifyWhitespace: true });
-	return [...entries, { out: "zod" }].map((e) => join(CLI, `${e.out}.cjs`));
+	const prices = writeLazyPrices();
+	return [...[...entries, { out: "zod" }].map((e) => join(CLI, `${e.out}.cjs`)), prices];
 }
 
 if (process.argv[1] !== undefined && basename(process.argv[1]) === "bundle-cli.js") {

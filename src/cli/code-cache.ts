@@ -1,9 +1,8 @@
 /**
  * V8's code cache for the command line's CommonJS files: the command
- * bundles (`dist/cli/*.cjs`, zod's among them), the precompiled template
- * sets (`templates/.compiled/*.cjs`), the Handlebars runtime they use and
- * the price database `@pydantic/genai-prices` (one 480 kB file, data and
- * code). Compiling them is most of what a cold command spends above Node's
+ * bundles (`dist/cli/*.cjs`, zod's and the price database's among them),
+ * the precompiled template sets (`templates/.compiled/*.cjs`) and the
+ * Handlebars runtime they use. Compiling them is most of what a cold command spends above Node's
  * own start; with the code V8 compiled on an earlier run, a process skips
  * parsing and the first compilation of every function that run used.
  *
@@ -58,11 +57,8 @@ export interface CodeCacheOptions {
 	record?: boolean;
 }
 
-/** The package files the command line caches: the Handlebars runtime, the price database. */
-export const CACHED_PACKAGE_FILES: readonly string[] = [
-	"handlebars/dist/handlebars.runtime.js",
-	"@pydantic/genai-prices/dist/index.cjs",
-];
+/** The package files the command line caches: the Handlebars runtime. */
+export const CACHED_PACKAGE_FILES: readonly string[] = ["handlebars/dist/handlebars.runtime.js"];
 
 /** What the command line caches: its bundles in `cli`, the sets under `root`, {@link CACHED_PACKAGE_FILES}. */
 export function codeCacheOptions(cli: string, root: string, record = false): CodeCacheOptions {
