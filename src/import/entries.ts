@@ -7,6 +7,7 @@
 import type { Diagnostic } from "../errors.js";
 import type { RecordedCall } from "../log/open-log.js";
 import type { RecordCounts, SourceFormat } from "./accounting.js";
+import { logBytes as writeLogBytes } from "./log-bytes.js";
 import type { Obj } from "./records.js";
 
 /** An entry of our log, as the converters build it (fields in writing order). */
@@ -96,42 +97,21 @@ export function writeLog(head: Obj, entries: readonly OutEntry[]): string {
 	return Buffer.concat(logBytes(head, entries)).toString("utf8");
 }
 
-/** The size of the buffers {@link logBytes} fills (a longer line gets one of its own). */
-const CHUNK_BYTES = 1 << 20;
-
 /**
  * {@link writeLog}'s text as UTF-8 bytes, in buffers to write one after the
- * other. Each line is encoded on its own into room enough for any text of
- * its length (3 bytes a UTF-16 unit at most): no text of the whole log is
- * made, no line is measured first, and a line of Latin-1 encodes fast
- * however the others are written.
+ * other (./log-bytes.ts).
  */
 export function logBytes(
 	head: Obj,
 	entries: readonly OutEntry[],
-	alloc: (size: number) => Buffer = Buffer.allocUnsafe,
+	alloc?: (size: number) => Buffer,
 ): Buffer[] {
-	const chunks: Buffer[] = [];
-	let chunk = alloc(CHUNK_BYTES);
-	let at = 0;
-	const put = (line: string) => {
-		const room = line.length * 3 + 1;
-		if (chunk.length - at < room) {
-			if (at > 0) chunks.push(chunk.subarray(0, at));
-			chunk = alloc(Math.max(CHUNK_BYTES, room));
-			at = 0;
-		}
-		at += chunk.write(line, at, "utf8");
-		chunk[at++] = 0x0a;
-	};
-	put(JSON.stringify(head));
-	for (const e of entries) {
-		const raw = (e as Record<symbol, string | undefined>)[RAW];
-		const json = JSON.stringify(e);
-		put(raw === undefined ? json : `${json.slice(0, -1)},"data":${raw}}`);
-	}
-	chunks.push(chunk.subarray(0, at));
-	return chunks;
+	return writeLogBytes(head, entries, rawOf, alloc);
+}
+
+/** The JSON text of an entry's `data` kept as the source had it, if any. */
+function rawOf(e: Obj): string | undefined {
+	return (e as Record<symbol, string | undefined>)[RAW];
 }
 
 /**
@@ -147,7 +127,7 @@ export function logValues(
 ): { header: Obj; entries: Obj[] } {
 	const seen = new Set<object>();
 	const value = (e: Obj): Obj => {
-		const raw = (e as Record<symbol, string | undefined>)[RAW];
+		const raw = rawOf(e);
 		if (raw !== undefined) return JSON.parse(`${JSON.stringify(e).slice(0, -1)},"data":${raw}}`);
 		return isJsonData(e, seen) ? e : JSON.parse(JSON.stringify(e));
 	};
