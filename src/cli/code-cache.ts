@@ -2,9 +2,12 @@
  * V8's code cache for the command line's CommonJS files: the command
  * bundles (`dist/cli/*.cjs`, zod's and the price database's among them),
  * the precompiled template sets (`templates/.compiled/*.cjs`) and the
- * Handlebars runtime they use. Compiling them is most of what a cold command spends above Node's
- * own start; with the code V8 compiled on an earlier run, a process skips
- * parsing and the first compilation of every function that run used.
+ * Handlebars runtime they use. Compiling them is most of what a cold
+ * command spends above Node's own start; with the code V8 compiled on an
+ * earlier run, a process skips parsing and the first compilation of every
+ * function that run used. V8 takes a cache only under the flags it was made
+ * with: the command line sets its own first (./heap.ts), and so does the
+ * build's recorder.
  *
  * The caches are made when the package is built (`scripts/code-cache.js`
  * runs each command once and writes `<file>.cache` beside each file, and
