@@ -18,9 +18,8 @@ import {
 	corruptAll,
 	corruption,
 	corruptionOf,
-	cutPicks,
-	cutPoints,
 } from "../support/corruptions.js";
+import { cutPicks, cutPoints } from "../support/cuts.js";
 import {
 	afterLines,
 	asJson,

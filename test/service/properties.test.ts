@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { type ContextError, ContextService } from "../../src/index.js";
 import { entryId, type SessionLog, serialize, sessionLog } from "../support/arbitraries.js";
 import { text } from "../support/arbitrary-text.js";
-import { cutPicks, cutPoints } from "../support/corruptions.js";
+import { cutPicks, cutPoints } from "../support/cuts.js";
 import {
 	activeBranch,
 	asJson,

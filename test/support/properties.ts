@@ -15,7 +15,8 @@ import {
 	type ServiceOptions,
 } from "../../src/index.js";
 import { type LogEntry, type SessionLog, serialize } from "./arbitraries.js";
-import { type Corrupted, type CutPick, isBlankLine, splitLines } from "./corruptions.js";
+import { type Corrupted, isBlankLine, splitLines } from "./corruptions.js";
+import type { CutPick } from "./cuts.js";
 import { tempDir } from "./temp.js";
 
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
