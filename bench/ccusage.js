@@ -8,8 +8,11 @@
  *    by scripts/install-ccusage.sh; skipped with a message when it cannot be);
  *  - `theway-context replay --format json DIR`; target ≤ 3× ccusage;
  *  - `theway-context import --out TMP/ DIR`; target ≤ 1.5× ccusage;
- * then where the time of each goes: one run of each under `--cpu-prof`, its
- * samples given to the stages of the work (bench/where.js).
+ * then the memory each touches (page faults, peak RSS, CPU; bench/touched.js:
+ * a fresh page is dear on a virtual machine, and ours touches several times
+ * the pages ccusage does), and where the time of each goes: one run of each
+ * under `--cpu-prof`, its samples given to the stages of the work
+ * (bench/where.js).
  * ccusage reads Claude Code logs under `$CLAUDE_CONFIG_DIR/projects/` and
  * Codex rollouts under `$CODEX_HOME/sessions/`, and follows no symlinked
  * file: the corpus is copied to a temporary folder (removed after), with a
@@ -21,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fmt, median, pairedRatio, table } from "./measure.js";
+import { faultCost, touched } from "./touched.js";
 import { whereTimeGoes } from "./where.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -108,7 +112,38 @@ function benchSource(source, ccusage, tmp) {
 			times[name].push(runs[name]());
 		}
 	}
-	return { times, sessions };
+	return { times, sessions, runs: { env, folder, out } };
+}
+
+/** One row per command of what it touches (median of 3 runs), `node -e 0` first; ms at `cost` µs a page. */
+function touchedRows(source, ccusage, { env, folder, out }, cost) {
+	const commands = [
+		["node -e 0", process.execPath, ["-e", "0"]],
+		["ccusage", ccusage.bin, ["session", "--json", "--offline"], { env }],
+		["replay", process.execPath, [CLI, "replay", "--format", "json", "--quiet", folder]],
+		[
+			"import",
+			process.execPath,
+			[CLI, "import", "--quiet", "--out", `${out}/`, folder],
+			{ before: () => rmSync(out, { recursive: true, force: true }) },
+		],
+	];
+	const seen = commands.map(([name, command, args, options]) => [
+		name,
+		touched(command, args, options),
+	]);
+	const node = seen[0][1].faults;
+	return seen.map(([name, u]) => [
+		source,
+		name,
+		fmt(u.faults, 0),
+		name === "node -e 0"
+			? ""
+			: `${fmt(u.faults - node, 0)} (${fmt(((u.faults - node) * cost) / 1000, 0)} ms)`,
+		`${fmt(u.maxRssKb / 1024, 0)} MB`,
+		`${fmt(u.userMs, 0)} ms`,
+		`${fmt(u.systemMs, 0)} ms`,
+	]);
 }
 
 function sessionsIn(folder) {
@@ -127,10 +162,14 @@ if (!existsSync(FRESH)) {
 	} else {
 		const tmp = mkdtempSync(join(tmpdir(), "theway-context-ccusage-"));
 		const rows = [];
+		const touchedTable = [];
+		const cost = faultCost();
 		try {
 			for (const source of ["claude-code", "codex"]) {
 				progress(`ccusage, replay and import of fresh ${source}`);
-				const { times: t, sessions } = benchSource(source, ccusage, tmp);
+				const { times: t, sessions, runs } = benchSource(source, ccusage, tmp);
+				progress(`the memory each touches, on fresh ${source}`);
+				touchedTable.push(...touchedRows(source, ccusage, runs, cost));
 				for (const name of ["replay", "import"]) {
 					const ratio = pairedRatio(t[name], t.ccusage);
 					rows.push([
@@ -152,6 +191,23 @@ if (!existsSync(FRESH)) {
 		);
 		console.log(
 			table(["fresh corpus", "command", "theway-context", "ccusage", "ratio", "target", ""], rows),
+		);
+		console.log(
+			`\nthe memory each touches (median of 3 runs, as the process saw it at exit; a fresh page costs ${fmt(cost, 1)} µs here)`,
+		);
+		console.log(
+			table(
+				[
+					"fresh corpus",
+					"command",
+					"page faults",
+					"beyond node's own",
+					"peak RSS",
+					"user CPU",
+					"system CPU",
+				],
+				touchedTable,
+			),
 		);
 		printWhere();
 	}
