@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fmt, median, pairedRatio, table } from "./measure.js";
-import { faultCost, touched } from "./touched.js";
+import { faultCost, method, touched } from "./touched.js";
 import { whereTimeGoes } from "./where.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -193,7 +193,7 @@ if (!existsSync(FRESH)) {
 			table(["fresh corpus", "command", "theway-context", "ccusage", "ratio", "target", ""], rows),
 		);
 		console.log(
-			`\nthe memory each touches (median of 3 runs, as the process saw it at exit; a fresh page costs ${fmt(cost, 1)} µs here)`,
+			`\nthe memory each touches (median of 3 runs; ${method}; a fresh page costs ${fmt(cost, 1)} µs here)`,
 		);
 		console.log(
 			table(

@@ -3,30 +3,42 @@
  * fault the first time a process touches it, and on some machines (virtual
  * ones) a fault is dear. Used by bench/ccusage.js to say how much of the
  * gap to ccusage is pages rather than instructions.
- *  - `touched(command, args, env)`: one run of a Node command with
- *    bench/touched-preload.cjs preloaded; its minor page faults, peak RSS,
- *    user and system CPU, as the process saw them at exit (median of runs);
+ *  - `touched(command, args, options)`: the minor page faults, peak RSS,
+ *    user and system CPU of one run of a command and every process it waits
+ *    for (median of runs), as GNU time reports them (`/usr/bin/time`, the
+ *    `time` package). ccusage's Node wrapper runs a native binary: only the
+ *    whole tree is a fair count. Without GNU time, a Node command's own
+ *    usage at its exit (bench/touched-preload.cjs), its children left out;
+ *    `method` says which.
  *  - `faultCost()`: µs per fresh page here, from a child that touches
  *    128 MB it has never touched (the faults counted, the time taken).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./measure.js";
 
 const PRELOAD = fileURLToPath(new URL("./touched-preload.cjs", import.meta.url));
+const GNU_TIME = "/usr/bin/time";
 
-/** The resource usage of `command args…` at its exit, median of `runs` runs; `before` runs first each time. */
-export function touched(command, args, { env = {}, runs = 3, before } = {}) {
-	const dir = mkdtempSync(join(tmpdir(), "theway-context-touched-"));
-	const out = join(dir, "usage.json");
-	try {
-		const seen = [];
-		for (let i = 0; i < runs; i++) {
-			before?.();
-			const run = spawnSync(command, args, {
+/** How {@link touched} measures here. */
+export const method = existsSync(GNU_TIME)
+	? "GNU time: the command and every process it waits for"
+	: "the Node process alone (no /usr/bin/time here: a child it starts is not counted)";
+
+/** One run's usage: `{ faults, maxRssKb, userMs, systemMs }`. */
+function runOnce(command, args, env, dir) {
+	const out = join(dir, "usage");
+	const gnu = existsSync(GNU_TIME);
+	const run = gnu
+		? spawnSync(GNU_TIME, ["-o", out, "-f", "%R %M %U %S", command, ...args], {
+				env: { ...process.env, ...env },
+				stdio: ["ignore", "ignore", "pipe"],
+				maxBuffer: 64 * 1024 * 1024,
+			})
+		: spawnSync(command, args, {
 				env: {
 					...process.env,
 					...env,
@@ -36,9 +48,23 @@ export function touched(command, args, { env = {}, runs = 3, before } = {}) {
 				stdio: ["ignore", "ignore", "pipe"],
 				maxBuffer: 64 * 1024 * 1024,
 			});
-			if (run.status !== 0 && run.status !== 1)
-				throw new Error(`${command} ${args.join(" ")} exited ${run.status}: ${run.stderr}`);
-			seen.push(JSON.parse(readFileSync(out, "utf8")));
+	if (run.status !== 0 && run.status !== 1)
+		throw new Error(`${command} ${args.join(" ")} exited ${run.status}: ${run.stderr}`);
+	const text = readFileSync(out, "utf8");
+	if (!gnu) return JSON.parse(text);
+	// The last line: GNU time writes "Command exited with non-zero status 1" before it.
+	const [faults, maxRssKb, user, system] = text.trim().split("\n").at(-1).split(" ").map(Number);
+	return { faults, maxRssKb, userMs: user * 1000, systemMs: system * 1000 };
+}
+
+/** The resource usage of `command args…`, median of `runs` runs; `before` runs first each time. */
+export function touched(command, args, { env = {}, runs = 3, before } = {}) {
+	const dir = mkdtempSync(join(tmpdir(), "theway-context-touched-"));
+	try {
+		const seen = [];
+		for (let i = 0; i < runs; i++) {
+			before?.();
+			seen.push(runOnce(command, args, env, dir));
 		}
 		const mid = (key) => median(seen.map((s) => s[key]));
 		return {
