@@ -2,7 +2,9 @@
  * A foreign file's bytes, gathered chunk by chunk into one buffer while the
  * log reader reads it (a file whose first line is not our header is
  * converted whole). The buffer is reused from one file to the next: a fresh
- * buffer's every page is a fault, and a fault is dear on some machines.
+ * buffer's every page is a fault, and a fault is dear on some machines. A
+ * file read whole in one chunk is not copied at all: the read's own buffer
+ * is handed over ({@link Gathered.adopt}) and given back when the bytes are read.
  */
 import { BufferPool } from "./buffer-pool.js";
 
@@ -11,11 +13,23 @@ const GATHER = new BufferPool();
 
 /** Bytes gathered chunk by chunk into one buffer (sized by a hint, grown as needed). */
 export class Gathered {
-	private buffer: Buffer;
 	private length = 0;
 
-	constructor(hint: number) {
-		this.buffer = GATHER.take(Math.max(hint, 64 * 1024));
+	/** Room for `hint` bytes, from this module's pool. */
+	constructor(hint: number);
+	/** @internal Over `buffer`, given back with `giveBack`. */
+	constructor(hint: number, buffer: Buffer, giveBack: (buffer: Buffer) => void);
+	constructor(
+		hint: number,
+		private buffer: Buffer = GATHER.take(Math.max(hint, 64 * 1024)),
+		private giveBack: (buffer: Buffer) => void = (b) => GATHER.give(b),
+	) {}
+
+	/** The bytes of a whole file, as they are: `bytes` stays this one's until `giveBack` has it back. */
+	static adopt(bytes: Buffer, giveBack: (buffer: Buffer) => void): Gathered {
+		const gathered = new Gathered(bytes.length, bytes, giveBack);
+		gathered.length = bytes.length;
+		return gathered;
 	}
 
 	add(chunk: Uint8Array): void {
@@ -24,8 +38,9 @@ export class Gathered {
 				Math.max(this.buffer.length * 2, this.length + chunk.length),
 			);
 			this.buffer.copy(grown, 0, 0, this.length);
-			GATHER.give(this.buffer);
+			this.giveBack(this.buffer);
 			this.buffer = grown;
+			this.giveBack = () => undefined;
 		}
 		this.buffer.set(chunk, this.length);
 		this.length += chunk.length;
@@ -37,6 +52,6 @@ export class Gathered {
 
 	/** The bytes are read: the buffer may serve the next file. */
 	release(): void {
-		GATHER.give(this.buffer);
+		this.giveBack(this.buffer);
 	}
 }

@@ -18,6 +18,7 @@ import {
 	DEFAULT_PIPE_TIMEOUT_MS,
 	displayName,
 	type FileIdentity,
+	giveChunk,
 	identify,
 	isSameFile,
 	openSource,
@@ -101,7 +102,8 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	private sizeHint = 0;
 	private missingHeader: unknown;
 	private converted: Converted | undefined;
-	private readonly feed = (chunk: Buffer): void => {
+	/** Takes a chunk read; `keep` (a whole-file read's) lets a foreign file's bytes be taken as they are. */
+	private readonly feed = (chunk: Buffer, keep?: () => void): void => {
 		if (this.foreignBytes !== undefined) {
 			this.foreignBytes.add(chunk);
 			return;
@@ -114,7 +116,7 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 		try {
 			this.parser.push(chunk, this.pending);
 		} catch (error) {
-			if (!this.goForeign(error, chunk)) throw error;
+			if (!this.goForeign(error, chunk, keep)) throw error;
 			return;
 		}
 		if (this.parser.hasHeader) this.early = undefined;
@@ -179,8 +181,12 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 		return this.converted !== undefined;
 	}
 
-	/** The first line was not a header: gather the whole file for the foreign reader, if there is one. */
-	private goForeign(error: unknown, chunk: Buffer): boolean {
+	/**
+	 * The first line was not a header: gather the whole file for the foreign
+	 * reader, if there is one. A first chunk that is the whole file (as its
+	 * size was when opened) is taken as it is when the read lets it be kept.
+	 */
+	private goForeign(error: unknown, chunk: Buffer, keep?: () => void): boolean {
 		if (
 			this.options.foreign === undefined ||
 			this.early === undefined ||
@@ -190,9 +196,14 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 		) {
 			return false;
 		}
-		this.foreignBytes = new Gathered(this.sizeHint);
-		for (const early of this.early) this.foreignBytes.add(early);
-		this.foreignBytes.add(chunk);
+		if (keep !== undefined && this.early.length === 0 && chunk.length === this.sizeHint) {
+			this.foreignBytes = Gathered.adopt(chunk, giveChunk);
+			keep();
+		} else {
+			this.foreignBytes = new Gathered(this.sizeHint);
+			for (const early of this.early) this.foreignBytes.add(early);
+			this.foreignBytes.add(chunk);
+		}
 		this.early = undefined;
 		this.missingHeader = error;
 		return true;

@@ -186,26 +186,41 @@ const CHUNKS = new BufferPool();
 /**
  * Reads a regular file from `offset` to its end, chunk by chunk, into one
  * buffer this thread reuses (a fresh buffer's every page is a fault, and a
- * fault is dear on some machines): `onChunk` must copy what it keeps.
+ * fault is dear on some machines): `onChunk` must copy what it keeps, or
+ * call `keep` to take the chunk's buffer as it is (the read goes on into
+ * another; the taker gives it back with {@link giveChunk}).
  * Returns the offset reached.
  */
 export function readFileFrom(
 	source: Source,
 	offset: number,
-	onChunk: (chunk: Buffer) => void,
+	onChunk: (chunk: Buffer, keep: () => void) => void,
 ): number {
-	const buffer = CHUNKS.take(chunkSize(source.stat.size - offset));
+	let buffer = CHUNKS.take(chunkSize(source.stat.size - offset));
+	let kept = false;
+	const keep = () => {
+		kept = true;
+	};
 	try {
 		let position = offset;
 		for (;;) {
 			const n = readAt(source, buffer, buffer.length, position);
 			if (n <= 0) return position;
 			position += n;
-			onChunk(buffer.subarray(0, n));
+			onChunk(buffer.subarray(0, n), keep);
+			if (kept) {
+				kept = false;
+				buffer = CHUNKS.take(chunkSize(source.stat.size - position));
+			}
 		}
 	} finally {
 		CHUNKS.give(buffer);
 	}
+}
+
+/** Gives back a chunk's buffer {@link readFileFrom} let its reader keep. */
+export function giveChunk(chunk: Uint8Array): void {
+	CHUNKS.give(chunk);
 }
 
 /** {@link readFileFrom}, asynchronously. */
