@@ -9,7 +9,7 @@
  */
 import { appendFileSync, copyFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { readForeign } from "../../src/import/foreign.js";
 import { ContextService } from "../../src/index.js";
 import { OpenLog } from "../../src/log/open-log.js";
@@ -68,6 +68,32 @@ describe("a foreign file read whole", () => {
 		for (const [i, file] of FOREIGN.entries()) {
 			const copied = await new ContextService().load(file, { virtualize: false });
 			expect(observed(copied), file).toBe(seen[i]);
+		}
+	});
+
+	it("gives the buffer back: the next file of the size reads into it, with no new one", () => {
+		const dir = tempDir("theway-foreign-read-");
+		const source = FOREIGN.find((f) => f.endsWith("cc-tree.jsonl")) as string;
+		const files = ["a.jsonl", "b.jsonl"].map((name, i) => {
+			const path = join(dir, name);
+			copyFileSync(source, path);
+			// Over 64 KiB, so the read takes a buffer of the file's size; the same size twice.
+			const text = `${"ab"[i]}`.repeat(80_000);
+			appendFileSync(
+				path,
+				`${JSON.stringify({ type: "user", uuid: "big", parentUuid: null, sessionId: "cc-s1", timestamp: "2026-01-03T00:00:00.000Z", message: { role: "user", content: text } })}\n`,
+			);
+			return path;
+		});
+		project(files[0] as string);
+		const alloc = vi.spyOn(Buffer, "allocUnsafeSlow");
+		try {
+			const read = project(files[1] as string);
+			expect(read).toContain("b".repeat(80_000));
+			const large = alloc.mock.calls.filter(([size]) => size >= 80_000);
+			expect(large).toEqual([]);
+		} finally {
+			alloc.mockRestore();
 		}
 	});
 
