@@ -15,19 +15,19 @@ const GATHER = new BufferPool();
 export class Gathered {
 	private length = 0;
 
-	/** Room for `hint` bytes, from this module's pool. */
-	constructor(hint: number);
-	/** @internal Over `buffer`, given back with `giveBack`. */
-	constructor(hint: number, buffer: Buffer, giveBack: (buffer: Buffer) => void);
-	constructor(
-		hint: number,
-		private buffer: Buffer = GATHER.take(Math.max(hint, 64 * 1024)),
-		private giveBack: (buffer: Buffer) => void = (b) => GATHER.give(b),
+	private constructor(
+		private buffer: Buffer,
+		private giveBack: (buffer: Buffer) => void,
 	) {}
+
+	/** Room for `hint` bytes, from this module's pool. */
+	static take(hint: number): Gathered {
+		return new Gathered(GATHER.take(Math.max(hint, 64 * 1024)), (b) => GATHER.give(b));
+	}
 
 	/** The bytes of a whole file, as they are: `bytes` stays this one's until `giveBack` has it back. */
 	static adopt(bytes: Buffer, giveBack: (buffer: Buffer) => void): Gathered {
-		const gathered = new Gathered(bytes.length, bytes, giveBack);
+		const gathered = new Gathered(bytes, giveBack);
 		gathered.length = bytes.length;
 		return gathered;
 	}

@@ -200,7 +200,7 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 			this.foreignBytes = Gathered.adopt(chunk, giveChunk);
 			keep();
 		} else {
-			this.foreignBytes = new Gathered(this.sizeHint);
+			this.foreignBytes = Gathered.take(this.sizeHint);
 			for (const early of this.early) this.foreignBytes.add(early);
 			this.foreignBytes.add(chunk);
 		}
