@@ -103,7 +103,7 @@ class ClaudeCodeImport extends ClaudeCodeState {
  * the start time), then the rest as they are read. `name` is the file's base
  * name, for a missing session id. With `sideAsMain`, sidechain records are
  * the main line (a sub-agent's own transcript); `details.onlySidechains`
- * says when a file should have been read so.
+ * says whether a file should be read so (its conversation is all sidechain).
  */
 export function convertClaudeCode(
 	head: readonly SourceRecord[],
@@ -135,7 +135,7 @@ export function convertClaudeCode(
 		details: {
 			...details,
 			sidechainFile: sideAsMain,
-			onlySidechains: !sideAsMain && !run.sawMain && run.sawSide,
+			onlySidechains: !run.sawMain && run.sawSide,
 		},
 	};
 }

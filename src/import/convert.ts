@@ -94,12 +94,13 @@ export function importSession(
 			records: 0,
 		};
 	}
-	const first = convertRecords(bytes, file, from, options, false);
 	// A file whose conversation is all sidechain is a sub-agent's transcript: that is its main line.
+	// Read as its first conversation record says; read again the other way if the rest says otherwise.
+	const first = convertRecords(bytes, file, from, options);
 	const { acc, format, converted, calls } =
-		first.converted.details.onlySidechains === true
-			? convertRecords(bytes, file, from, options, true)
-			: first;
+		(first.converted.details.onlySidechains === true) === first.sideAsMain
+			? first
+			: convertRecords(bytes, file, from, options, !first.sideAsMain);
 	delete converted.details.onlySidechains;
 	settleIds(converted.entries, converted.lines, acc);
 	const counts = acc.counts();
@@ -188,18 +189,72 @@ function uniqueName(base: string, taken: ReadonlyMap<string, string>): string {
 	return name;
 }
 
-/** Reads the records one at a time: the first ones tell the format, then each goes to the converter. */
+/**
+ * Reads the records one at a time: the first ones tell the format, then
+ * each goes to the converter. A Claude Code transcript's sidechains are its
+ * main line with `sideAsMain`; by default, when its first conversation
+ * record is on a sidechain.
+ */
 function convertRecords(
 	bytes: Buffer,
 	file: string,
 	from: "auto" | SourceFormat,
 	options: ImportOptions,
-	sideAsMain: boolean,
+	sideAsMain?: boolean,
 ): {
 	acc: Accounting;
 	format: "claude-code" | "codex";
 	converted: Converted;
 	calls: RecordedCall[];
+	sideAsMain: boolean;
+} {
+	const { acc, format, head, records } = readHead(bytes, file, from, options);
+	const name = basename(file).replace(/\.jsonl$/, "");
+	const bill = billCollector(format);
+	for (const r of head) bill.record(r.value, r.line);
+	const rest = { [Symbol.iterator]: () => billed(records, bill) };
+	const side = sideAsMain ?? (format === "claude-code" && startsOnSidechain(head));
+	const converted =
+		format === "claude-code"
+			? convertClaudeCode(head, rest, acc, name, side)
+			: convertCodex(head, rest, acc, name);
+	return { acc, format, converted, calls: bill.calls(), sideAsMain: side };
+}
+
+/**
+ * The model calls a Claude Code or Codex file records as billed, each API
+ * response once (as {@link importSession} gives them), without converting
+ * it; none for a log of ours.
+ */
+export function recordedCalls(bytes: Buffer, file: string): RecordedCall[] {
+	if (isOwnFormat(bytes)) return [];
+	const { format, head, records } = readHead(bytes, file, "auto", {});
+	const bill = billCollector(format);
+	for (const r of head) bill.record(r.value, r.line);
+	for (const r of records) bill.record(r.value, r.line);
+	return bill.calls();
+}
+
+/** Whether the first conversation record of a Claude Code transcript is on a sidechain. */
+function startsOnSidechain(head: readonly SourceRecord[]): boolean {
+	for (const { value } of head) {
+		if (!isObj(value) || (value.type !== "user" && value.type !== "assistant")) continue;
+		if (isObj(value.message)) return value.isSidechain === true;
+	}
+	return false;
+}
+
+/** The first records of a file, the format they tell (a located error when none), and the rest to read. */
+function readHead(
+	bytes: Buffer,
+	file: string,
+	from: "auto" | SourceFormat,
+	options: ImportOptions,
+): {
+	acc: Accounting;
+	format: "claude-code" | "codex";
+	head: SourceRecord[];
+	records: Generator<SourceRecord>;
 } {
 	const acc = new Accounting(file);
 	const records = recordsOf(bytes, acc, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
@@ -228,15 +283,7 @@ function convertRecords(
 			{ diagnostics: acc.warnings.length > 20 ? [] : acc.warnings },
 		);
 	}
-	const name = basename(file).replace(/\.jsonl$/, "");
-	const bill = billCollector(format);
-	for (const r of head) bill.record(r.value, r.line);
-	const rest = { [Symbol.iterator]: () => billed(records, bill) };
-	const converted =
-		format === "claude-code"
-			? convertClaudeCode(head, rest, acc, name, sideAsMain)
-			: convertCodex(head, rest, acc, name);
-	return { acc, format, converted, calls: bill.calls() };
+	return { acc, format, head, records };
 }
 
 /** The records as they come, each shown to the bill on its way to the converter. */

@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { importSession } from "../import/convert.js";
+import { recordedCalls } from "../import/convert.js";
 import { Kind } from "../log/kinds.js";
 import type { RecordedCall } from "../log/open-log.js";
 import { ioError } from "../log/read.js";
@@ -191,5 +191,5 @@ export function fileCalls(file: string): RecordedCall[] {
 	} catch (error) {
 		throw ioError(file, error, "cannot read the sub-agent's file");
 	}
-	return importSession(bytes, file).calls ?? [];
+	return recordedCalls(bytes, file);
 }

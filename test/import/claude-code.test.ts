@@ -1,13 +1,14 @@
 /**
  * Claude Code transcripts, one fixture per shape: the tree and its rewind
  * branch, one response over several records, parallel calls chained as
- * pseudo-branches, compaction, sidechains, and records of unknown types.
+ * pseudo-branches, compaction, sidechains (a sub-agent's transcript all
+ * sidechain), and records of unknown types; the calls a file bills.
  * Each import loads under --strict; reading the source directly gives the same messages.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { importSession } from "../../src/import/convert.js";
+import { importSession, recordedCalls } from "../../src/import/convert.js";
 import { ContextService } from "../../src/service/context-service.js";
 import { FIXTURES, importFixture, roles, textOf } from "./support.js";
 
@@ -96,6 +97,47 @@ describe("Claude Code import", () => {
 		};
 		expect(source.data.sidechains).toEqual([{ agent: "agent-1", records: 3, firstLine: 3 }]);
 		expect(lines.filter((l) => l.customType === "claude-code/sidechain")).toHaveLength(3);
+	});
+
+	it("reads a sub-agent's transcript (all sidechain) as its own main line, and a session that opens on a sidechain as a session", () => {
+		const linesOf = (bytes: Buffer, file: string) =>
+			importSession(bytes, file)
+				.text.trimEnd()
+				.split("\n")
+				.map((l) => JSON.parse(l) as Record<string, unknown>);
+		const sourceOf = (lines: Record<string, unknown>[]) =>
+			(lines.find((l) => l.customType === "import_source") as { data: Record<string, unknown> })
+				.data;
+		const agentFile = join(FIXTURES, "bill/cc-subagent/session/subagents/agent-a9.jsonl");
+		const agent = linesOf(readFileSync(agentFile), agentFile);
+		expect(agent.filter((l) => l.type === "message").length).toBeGreaterThan(0);
+		expect(agent.filter((l) => l.customType === "claude-code/sidechain")).toEqual([]);
+		expect(sourceOf(agent)).toMatchObject({ sidechainFile: true });
+		expect(sourceOf(agent)).not.toHaveProperty("onlySidechains");
+		// The sidechain records moved before the main line's: read as a session all the same.
+		const file = join(FIXTURES, "cc-sidechain.jsonl");
+		const records = readFileSync(file, "utf8").trimEnd().split("\n");
+		const side = records.filter((r) => r.includes('"isSidechain": true'));
+		expect(side.length).toBeGreaterThan(0);
+		const reordered = [...side, ...records.filter((r) => !side.includes(r))].join("\n");
+		const lines = linesOf(Buffer.from(reordered), file);
+		expect(sourceOf(lines)).toMatchObject({ sidechainFile: false });
+		expect(lines.filter((l) => l.customType === "claude-code/sidechain")).toHaveLength(side.length);
+	});
+
+	it("bills a file without converting it as converting it bills it", () => {
+		const names = readdirSync(FIXTURES, { recursive: true })
+			.map(String)
+			.filter((n) => n.endsWith(".jsonl"));
+		expect(names.length).toBeGreaterThan(10);
+		let billed = 0;
+		for (const name of names) {
+			const bytes = readFileSync(join(FIXTURES, name));
+			const calls = recordedCalls(bytes, name);
+			expect(calls, name).toEqual(importSession(bytes, name).calls ?? []);
+			billed += calls.length;
+		}
+		expect(billed).toBeGreaterThan(0);
 	});
 
 	it("skips records of unknown types with a located warning, and keeps the chain through them", () => {
