@@ -66,6 +66,7 @@ export const WARNING_CODES = [
 	"ignored_folder",
 	"unknown_record",
 	"import_lossy",
+	"bad_usage",
 ] as const;
 
 /**

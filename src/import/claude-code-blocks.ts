@@ -5,7 +5,7 @@
  * bookkeeping, and titles. Pure.
  */
 import type { Accounting } from "./accounting.js";
-import { isObj, type Obj, str } from "./records.js";
+import { badCount, isObj, type Obj, str, tokenCount } from "./records.js";
 
 /** Records that carry no conversation: kept whole as `custom` entries. */
 export const BOOKKEEPING = new Set([
@@ -136,9 +136,9 @@ export function resultContent(content: unknown, acc: Accounting, line: number): 
 }
 
 /** Anthropic usage as ours. */
-export function usageOf(usage: unknown): Obj {
+export function usageOf(usage: unknown, warn?: (reason: string) => void): Obj {
 	const u = isObj(usage) ? usage : {};
-	const n = (key: string) => (typeof u[key] === "number" ? (u[key] as number) : 0);
+	const n = (key: string) => tokenCount(u[key], (v) => warn?.(badCount(key, v)));
 	const input = n("input_tokens");
 	const output = n("output_tokens");
 	const cacheRead = n("cache_read_input_tokens");

@@ -41,7 +41,7 @@ export function assistant(
 		const e = group.entry;
 		const m = e.message as Obj;
 		(m.content as Obj[]).push(...content);
-		m.usage = usageOf(message.usage);
+		m.usage = usageOf(message.usage, (reason) => run.acc.warn(line, reason));
 		m.stopReason = stopReasonOf(
 			message.stop_reason,
 			(m.content as Obj[]).some((b) => b.type === "toolCall"),
@@ -72,7 +72,7 @@ export function assistant(
 			api: "anthropic-messages",
 			provider: "anthropic",
 			model: model ?? run.model ?? "unknown",
-			usage: usageOf(message.usage),
+			usage: usageOf(message.usage, (reason) => run.acc.warn(line, reason)),
 			stopReason: synthetic ? "error" : stopReasonOf(message.stop_reason, hasCalls),
 			...(synthetic ? { errorMessage: textOf(content) } : {}),
 			timestamp: millis(time),

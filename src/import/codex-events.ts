@@ -35,7 +35,7 @@ export function event(run: CodexState, payload: Obj, line: number): void {
 		return;
 	}
 	if (type === "token_count") {
-		tokenCount(run, obj(payload, "info"));
+		tokenCount(run, obj(payload, "info"), line);
 		run.acc.mapped(name);
 		return;
 	}
@@ -62,14 +62,15 @@ export function event(run: CodexState, payload: Obj, line: number): void {
  * copy; a new one goes to the last assistant message while it has none,
  * else it is the next call's, held for the next assistant message.
  */
-function tokenCount(run: CodexState, info: Obj | undefined): void {
+function tokenCount(run: CodexState, info: Obj | undefined, line: number): void {
 	const usage = info === undefined ? undefined : obj(info, "last_token_usage");
 	if (usage === undefined) return;
 	const total = JSON.stringify(obj(info as Obj, "total_token_usage") ?? usage);
 	if (total === run.lastTotal) return;
 	run.lastTotal = total;
+	const counted = usageOf(usage, (reason) => run.acc.warn(line, reason));
 	if (run.lastAssistant !== undefined && !run.lastHasUsage) {
-		(run.lastAssistant.message as Obj).usage = usageOf(usage);
+		(run.lastAssistant.message as Obj).usage = counted;
 		run.lastHasUsage = true;
 	} else {
 		run.pendingUsage = usage;

@@ -7,7 +7,7 @@
  * side records or echoes; usage. Pure.
  */
 import type { Accounting } from "./accounting.js";
-import { isObj, type Obj, str } from "./records.js";
+import { badCount, isObj, type Obj, str, tokenCount } from "./records.js";
 
 /** The items that call a tool. */
 export const CALLS = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
@@ -172,9 +172,8 @@ export function userKind(blocks: readonly Obj[]): "user" | "environment_context"
  * encrypted reasoning Codex sends back with later calls is that size, and
  * billed as their input.
  */
-export function usageOf(usage: Obj | undefined): Obj {
-	const n = (key: string) =>
-		usage !== undefined && typeof usage[key] === "number" ? (usage[key] as number) : 0;
+export function usageOf(usage: Obj | undefined, warn?: (reason: string) => void): Obj {
+	const n = (key: string) => tokenCount(usage?.[key], (v) => warn?.(badCount(key, v)));
 	const cached = n("cached_input_tokens");
 	const input = Math.max(0, n("input_tokens") - cached);
 	const output = n("output_tokens");

@@ -74,6 +74,22 @@ function isBlank(bytes: Buffer, start: number, end: number): boolean {
 	return true;
 }
 
+/**
+ * A recorded token count: a finite number, zero or more. Anything else (a
+ * negative count, `1e999`, a string) counts no token, and `bad` hears of it.
+ */
+export function tokenCount(value: unknown, bad?: (value: unknown) => void): number {
+	if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+	if (value !== undefined && value !== null) bad?.(value);
+	return 0;
+}
+
+/** What a usage field that is no token count is told as. */
+export function badCount(field: string, value: unknown): string {
+	const shown = typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
+	return `the usage's ${field} is ${shown}, no token count: counted as 0`;
+}
+
 /** A plain object, as the converters read records. */
 export type Obj = Record<string, unknown>;
 

@@ -39,13 +39,23 @@ const FitSchema = z.strictObject({
 	sessions: z.array(z.strictObject({ file: z.string(), pairs: z.number().int().nonnegative() })),
 });
 
+/** A factor beyond any tokenizer's: the table is wrong (and counts times it would not be finite). */
+const MAX_FACTOR = 100;
+
 const FamilySchema = z.strictObject({
 	family: z.string().min(1),
 	/** Model ids of the family, exactly or as globs (`*`, `?`; case ignored). The first family that matches wins. */
 	match: z.array(z.string().min(1)).min(1),
 	encoding: z.enum(["o200k", "cl100k"]),
 	/** Tokens of the family per token of `encoding`; absent: the encoding is the family's own. */
-	factor: z.number().positive().optional(),
+	factor: z
+		.number()
+		.positive()
+		.max(
+			MAX_FACTOR,
+			`a factor is the family's tokens per token of the encoding: at most ${MAX_FACTOR}`,
+		)
+		.optional(),
 	fit: FitSchema.optional(),
 });
 

@@ -12,6 +12,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { recordedCalls } from "../import/convert.js";
+import { badCount, tokenCount } from "../import/records.js";
 import { Kind } from "../log/kinds.js";
 import type { RecordedCall } from "../log/open-log.js";
 import { ioError } from "../log/read.js";
@@ -111,7 +112,11 @@ export const NO_BILL: Billed = {
  * whatever its branch (an entry shadowed by a later one of the same id is
  * not counted), keyed by its `responseId` where it has one.
  */
-export function treeCalls(tree: SessionTree, fallbackTime: string): RecordedCall[] {
+export function treeCalls(
+	tree: SessionTree,
+	fallbackTime: string,
+	warn?: (line: number, reason: string) => void,
+): RecordedCall[] {
 	const out: RecordedCall[] = [];
 	const indices: number[] = [];
 	for (let i = 0; i < tree.size; i++) if (tree.kind(i) === Kind.Message) indices.push(i);
@@ -121,7 +126,7 @@ export function treeCalls(tree: SessionTree, fallbackTime: string): RecordedCall
 		const m = entry.message as Record<string, unknown> | null;
 		if (m === null || typeof m !== "object" || m.role !== "assistant") continue;
 		if (tree.indexOf(entry.id) !== i) continue;
-		const usage = usageOf(m.usage);
+		const usage = usageOf(m.usage, (reason) => warn?.(tree.line(i), reason));
 		if (usage === undefined) continue;
 		const time =
 			typeof m.timestamp === "number"
@@ -151,16 +156,19 @@ function recordsZero(value: unknown): boolean {
 	return counts.length > 0 && counts.every((v) => v === 0);
 }
 
-/** pi's usage fields, absent ones as zero; undefined when the message records none. */
-export function usageOf(value: unknown): TokenUsage | undefined {
+/**
+ * pi's usage fields, absent ones as zero, and any that is no token count
+ * ({@link tokenCount}); undefined when the message records none.
+ */
+export function usageOf(value: unknown, warn?: (reason: string) => void): TokenUsage | undefined {
 	if (value === null || typeof value !== "object") return undefined;
 	const u = value as Record<string, unknown>;
-	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+	const n = (field: string) => tokenCount(u[field], (v) => warn?.(badCount(field, v)));
 	return {
-		input: n(u.input),
-		cacheRead: n(u.cacheRead),
-		cacheWrite: n(u.cacheWrite),
-		output: n(u.output),
+		input: n("input"),
+		cacheRead: n("cacheRead"),
+		cacheWrite: n("cacheWrite"),
+		output: n("output"),
 	};
 }
 

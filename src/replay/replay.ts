@@ -201,7 +201,17 @@ export class Replayer {
 		walk: SessionWalk,
 		notes: SessionReplay["notes"],
 	): { billed: Billed; subagents: string[] } {
-		const calls = [...walk.recordedCalls()];
+		const calls = [
+			...walk.recordedCalls((line, reason) =>
+				notes.diagnostics.push({
+					code: "bad_usage",
+					severity: "warning",
+					message: reason,
+					file: walk.name,
+					line,
+				}),
+			),
+		];
 		const subagents: string[] = [];
 		for (const sub of subagentFiles(file, walk.agentIds())) {
 			try {
@@ -352,7 +362,8 @@ function modelOf(
 export function recordedOf(usage: unknown): Recorded | null {
 	if (usage === null || typeof usage !== "object") return null;
 	const u = usage as Record<string, unknown>;
-	const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+	// A field that is no token count (./bill.ts warns of it) is not recorded.
+	const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null);
 	const r = {
 		input: num(u.input),
 		cacheRead: num(u.cacheRead),

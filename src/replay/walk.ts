@@ -128,8 +128,8 @@ export class SessionWalk {
 	 * The calls the file records as billed, every branch and sidechain: the
 	 * converter's for a file of another format, else every assistant message.
 	 */
-	recordedCalls(): readonly RecordedCall[] {
-		return this.log.recordedCalls ?? treeCalls(this.log.sink, this.log.header.timestamp);
+	recordedCalls(warn?: (line: number, reason: string) => void): readonly RecordedCall[] {
+		return this.log.recordedCalls ?? treeCalls(this.log.sink, this.log.header.timestamp, warn);
 	}
 
 	/** The sub-agent ids a converted Claude Code session names (its `import_source` entry). */

@@ -118,6 +118,39 @@ describe("the bill", () => {
 		await expect(snapshot(report)).toMatchFileSnapshot(join(SNAPSHOTS, "codex-resumed.json"));
 	});
 
+	it("counts a usage field that is no token count as no token, with a located warning", async () => {
+		const dir = tempDir();
+		// pi's fields: a negative count, one too large to be finite once parsed (1e999), a string.
+		const pi = readFileSync(join(FIXTURES, "bill/pi-rewound.jsonl"), "utf8")
+			.split("\n")
+			.map((line) =>
+				line.includes('"id":"a1"')
+					? line.replace(/"input":\d+/, '"input":-1').replace(/"output":\d+/, '"output":1e999')
+					: line.replace(/"cacheWrite":\d+/, '"cacheWrite":"many"'),
+			)
+			.join("\n");
+		writeFileSync(join(dir, "pi.jsonl"), pi);
+		// Claude Code's: a negative output count on every record of the response.
+		const cc = readFileSync(join(FIXTURES, "import/bill/cc-synthetic.jsonl"), "utf8").replace(
+			/"output_tokens": ?\d+/g,
+			'"output_tokens": -5',
+		);
+		writeFileSync(join(dir, "cc.jsonl"), cc);
+		const { report, stderr } = await replay(dir);
+		expect(stderr).toMatch(
+			/pi\.jsonl:3: warning: the usage's input is -1, no token count: counted as 0/,
+		);
+		expect(stderr).toMatch(/pi\.jsonl:3: warning: the usage's output is Infinity/);
+		expect(stderr).toMatch(/pi\.jsonl:\d+: warning: the usage's cacheWrite is "many"/);
+		expect(stderr).toMatch(/cc\.jsonl:\d+: warning: the usage's output_tokens is -5/);
+		const [cc1, pi1] = report.sessions;
+		for (const b of [cc1?.billed, pi1?.billed] as Billed[]) {
+			for (const n of tokens(b)) expect(n).toBeGreaterThanOrEqual(0);
+			expect(b.cost).not.toBeNull();
+		}
+		expect(cc1?.billed.output).toBe(0);
+	});
+
 	it("shows the bill next to the what-if in text", async () => {
 		const result = await runCli(["replay", "bill/pi-rewound.jsonl"], FIXTURES);
 		expect(result.stdout).toMatch(/^ {2}what-if: context [\d,]+ (\S+ )?tokens/m);

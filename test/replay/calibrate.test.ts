@@ -119,6 +119,13 @@ describe("replay --calibrate and --tokenizer FILE", () => {
 		const result = await runCli(["inspect", biasedSession("acme-x", 1, 2), "--tokenizer", table]);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain(`${table}:3:`);
+		// A factor no tokenizer has (counts times it would not even be finite): refused where it is.
+		const huge = join(dir, "huge.json");
+		const family = { family: "x", match: ["acme-*"], encoding: "o200k", factor: 1e308 };
+		writeFileSync(huge, JSON.stringify({ families: [family] }, null, 2));
+		const refused = await runCli(["replay", biasedSession("acme-x", 1, 2), "--tokenizer", huge]);
+		expect(refused.code).toBe(1);
+		expect(refused.stderr).toMatch(new RegExp(`${huge}:\\d+:\\d+: error: .*factor.*at most`));
 	});
 });
 
