@@ -1,5 +1,5 @@
 /** `theway-context import`: Claude Code and Codex sessions written as session logs of ours. */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { type RecordCount, sumCounts } from "../import/accounting.js";
 import { defineCommand } from "./command.js";
@@ -41,10 +41,10 @@ export const importCommand = defineCommand(IMPORT, async ({ values, positionals 
 			`--out ${values.out} is a file: ${single ? "a trailing / names a folder" : "several sessions need a folder"}`,
 		);
 	}
-	if (out !== undefined) refuseInsideSource(out, sources, toFile);
 	const targets = toFile
 		? [out]
 		: sources.map((s) => (out === undefined ? undefined : join(out, s.name)));
+	if (out !== undefined) refuseInsideSource(out, sources, toFile, targets);
 	refuseCollisions(sources, targets);
 	const jobs: ImportJob[] = sources.map((s, i) => ({
 		file: s.file,
@@ -102,16 +102,47 @@ function sourcesOf(path: string): Source[] {
 /**
  * An output next to a source file, or inside a source folder, is refused:
  * the import never writes where it reads (a folder below a source file's
- * own is not where it reads).
+ * own is not where it reads). Compared where the paths really lead, through
+ * symbolic links: a link to a source's folder, or a log's name that is a
+ * link to a source, is where it reads too.
  */
-function refuseInsideSource(out: string, sources: readonly Source[], toFile: boolean): void {
-	const target = toFile ? dirname(out) : out;
+function refuseInsideSource(
+	out: string,
+	sources: readonly Source[],
+	toFile: boolean,
+	targets: readonly (string | undefined)[],
+): void {
+	const target = realLocation(toFile ? dirname(out) : out);
+	const files = new Map(sources.map((s) => [realLocation(s.file), s.file]));
+	for (const t of targets) {
+		const source = t === undefined ? undefined : files.get(realLocation(t));
+		if (source !== undefined)
+			throw usageError(
+				`--out ${out} would write over the source ${source}: write the logs elsewhere`,
+			);
+	}
 	for (const s of sources) {
-		const inside = s.inFolder && target.startsWith(`${s.root}${sep}`);
-		if (target === s.root || inside) {
+		const root = realLocation(s.root);
+		if (target === root || (s.inFolder && target.startsWith(`${root}${sep}`))) {
 			throw usageError(
 				`--out ${out} is inside the folder of the source ${s.file}: write the logs elsewhere`,
 			);
+		}
+	}
+}
+
+/** Where `path` really is: its nearest existing part with every link followed, then the rest. */
+function realLocation(path: string): string {
+	let existing = path;
+	const rest: string[] = [];
+	for (;;) {
+		try {
+			return join(realpathSync(existing), ...rest);
+		} catch {
+			const up = dirname(existing);
+			if (up === existing) return path;
+			rest.unshift(basename(existing));
+			existing = up;
 		}
 	}
 }

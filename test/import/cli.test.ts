@@ -3,7 +3,14 @@
  * file, a folder into --out, never into a source's folder, a broken file
  * reported while the others are imported, and the summary counts.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
@@ -78,6 +85,23 @@ describe("import command", () => {
 		const several = await runCli(["import", src]);
 		expect(several.code).toBe(2);
 		expect(several.stderr).toMatch(/several sessions need --out DIR/);
+		// Through a symbolic link: to the source's folder, or a log's name that links to a source.
+		const source = readFileSync(join(src, "cc-tree.jsonl"));
+		const links = tempDir("theway-import-links-");
+		symlinkSync(src, join(links, "alias"));
+		const viaFolder = await runCli(["import", src, "--out", join(links, "alias")]);
+		expect(viaFolder.code).toBe(2);
+		expect(viaFolder.stderr).toMatch(/would write over the source /);
+		symlinkSync(join(src, "cc-tree.jsonl"), join(links, "link.jsonl"));
+		const viaFile = await runCli([
+			"import",
+			join(src, "cc-tree.jsonl"),
+			"--out",
+			join(links, "link.jsonl"),
+		]);
+		expect(viaFile.code).toBe(2);
+		expect(viaFile.stderr).toMatch(/would write over the source/);
+		expect(readFileSync(join(src, "cc-tree.jsonl"))).toEqual(source);
 	});
 
 	it("with --strict, refuses a source some of whose records could not be imported", async () => {
