@@ -205,10 +205,20 @@ export class Prices {
 		return result.total_price;
 	}
 
-	/** Whether a price for the model is known (at any usage), on `date`. */
-	knows(provider: string | undefined, model: string, date: number | string | Date): boolean {
-		if (this.overrides !== undefined && priceOf(this.overrides, model, provider) !== undefined)
-			return true;
+	/**
+	 * Whether a price for the model is known (at any usage), on `date`;
+	 * `byName`: a price for it by its name (the database's, or a table entry
+	 * without a glob), not one a glob gives whatever the model (`*`).
+	 */
+	knows(
+		provider: string | undefined,
+		model: string,
+		date: number | string | Date,
+		{ byName = false } = {},
+	): boolean {
+		const entry =
+			this.overrides === undefined ? undefined : priceOf(this.overrides, model, provider);
+		if (entry !== undefined && (!byName || !/[*?]/.test(entry.match))) return true;
 		const at = date instanceof Date ? date : new Date(date);
 		return !Number.isNaN(at.getTime()) && this.resolve(provider, model, at) !== undefined;
 	}

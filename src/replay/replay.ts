@@ -252,7 +252,9 @@ export class Replayer {
 			const date =
 				typeof call.answer.timestamp === "number" ? call.answer.timestamp : walk.header.timestamp;
 			const priced = model !== null && this.prices.knows(provider, model, date);
-			if (inModelsPlace(call.answer, priced)) continue;
+			// A glob prices anything: whether a model answered, only a price by its name tells.
+			const named = priced && this.prices.knows(provider, model, date, { byName: true });
+			if (inModelsPlace(call.answer, named)) continue;
 			const tokenizer = this.units.forModel(model);
 			let counter = counters.get(tokenizer.name);
 			if (counter === undefined) {

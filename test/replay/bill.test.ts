@@ -81,6 +81,11 @@ describe("the bill", () => {
 		expect(report.summary.unpriced).toEqual([]);
 		expect(stderr).toBe("");
 		await expect(snapshot(report)).toMatchFileSnapshot(join(SNAPSHOTS, "cc-synthetic.json"));
+		// A table whose glob prices any model does not make it a call.
+		const prices = join(tempDir(), "prices.yaml");
+		writeFileSync(prices, 'models:\n  - match: "*"\n    input: 1\n    output: 2\n');
+		const priced = (await replay("import/bill/cc-synthetic.jsonl", "--prices", prices)).report;
+		expect(priced.sessions[0]?.calls.map((c) => c.model)).toEqual(["claude-sonnet-4-5-20250929"]);
 	});
 
 	it("reads an excerpt whose first lines are comments, each skipped with a located warning", async () => {
