@@ -44,7 +44,11 @@ const FORMAT_NAMES: Record<SourceFormat, string> = {
 /** The formats `--from` names. */
 export const FORMATS = ["auto", ...SOURCE_FORMATS] as const;
 
-/** Whether `bytes` start with our session header (the first line that is not blank). */
+/**
+ * Whether `bytes` start with our session header: the first line that is
+ * JSON (a blank line, a comment or a torn line before it is skipped, as the
+ * log reader skips it).
+ */
 export function isOwnFormat(bytes: Buffer): boolean {
 	let start = 0;
 	while (start < bytes.length) {
@@ -56,7 +60,7 @@ export function isOwnFormat(bytes: Buffer): boolean {
 				const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 				return isObj(value) && value.type === "session";
 			} catch {
-				return false;
+				// Not JSON: skipped, as the reader skips it.
 			}
 		}
 		start = end + 1;
@@ -77,7 +81,7 @@ export function importSession(
 	if (from === "theway" && !isOwnFormat(bytes)) {
 		throw new ContextError(
 			"unknown_format",
-			"given as a theway log, but its first line is not a session header (import it with --from auto)",
+			"given as a theway log, but its first JSON line is not a session header (import it with --from auto)",
 			{ file, line: 1 },
 		);
 	}

@@ -54,6 +54,12 @@ describe("import guarantees", () => {
 			expect(twice.format).toBe("theway");
 			expect(twice.text).toBe(once);
 		}
+		// Lines before the header that are no JSON (a comment, a torn line) are skipped as the reader skips them.
+		for (const before of ["// an excerpt\n", '{"type":"sess\n', "\n\n"]) {
+			const excerpt = Buffer.concat([Buffer.from(before), own]);
+			expect(importSession(excerpt, OWN).format, before).toBe("theway");
+			expect(importSession(excerpt, OWN, { from: "theway" }).format).toBe("theway");
+		}
 	});
 
 	it("skips a cut last line and a line over the limit with located warnings", () => {
