@@ -1,6 +1,6 @@
 /** `theway-context replay`: what every model call of a session costs, cached and uncached. */
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { accessSync, constants, existsSync, statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { ioError } from "../log/read.js";
 import { calibrate, uncalibrated } from "../replay/calibrate.js";
 import { formatCalibration, formatSession, formatSummary } from "../replay/format.js";
@@ -51,10 +51,13 @@ async function replay(
 	const { format, jobs } = values;
 	let units = unitsOption(values.tokenizer, io);
 	const table = "table" in units ? units.table : undefined;
-	if (values.calibrate !== undefined) {
+	const calibration =
+		values.calibrate === undefined ? undefined : resolve(io.cwd, values.calibrate);
+	if (calibration !== undefined) {
 		if (table === undefined)
 			throw usageError("--calibrate fits a table: give --tokenizer auto or a table FILE");
 		units = uncalibrated(table);
+		checkWritable(calibration);
 	}
 	const templates = values.templates ?? DEFAULT_TEMPLATES_DIR;
 	const version = values["template-version"];
@@ -90,15 +93,16 @@ async function replay(
 		r.subagents = r.subagents.map((f) => displayPath(f, io.cwd));
 	}
 	for (const r of results) printWarnings(io, r.notes.diagnostics, values.quiet);
-	if (values.calibrate !== undefined && table !== undefined) {
-		const out = values.calibrate;
+	// Each session that could not be replayed is said on stderr, whatever the format of the report.
+	printFailures(io, results);
+	if (calibration !== undefined && table !== undefined) {
+		const out = calibration;
 		const fitted = calibrate(results, table, new Date().toISOString().slice(0, 10));
 		try {
 			writeFileSync(out, `${JSON.stringify(fitted.table, null, "\t")}\n`);
 		} catch (error) {
 			throw ioError(out, error, "cannot write the tokenizer table");
 		}
-		printFailures(io, results);
 		io.stdout(formatCalibration(fitted.families, out));
 		return results.some((r) => r.error !== undefined) ? 1 : 0;
 	}
@@ -133,11 +137,21 @@ async function replay(
 		printJson(io, { summary }, { pretty: values.pretty });
 	} else {
 		const color = io.stdoutIsTTY === true;
-		printFailures(io, results);
 		if (!values.summary) for (const r of results) io.stdout(formatSession(r, color));
 		io.stdout(`${values.summary ? "" : "\n"}${formatSummary(summary, results, color)}`);
 	}
 	return summary.failed > 0 ? 1 : 0;
+}
+
+/** Fails now, not after the replay, when the table could not be written at `file`. */
+function checkWritable(file: string): void {
+	try {
+		if (existsSync(file) && statSync(file).isDirectory())
+			throw Object.assign(new Error(), { code: "EISDIR" });
+		accessSync(existsSync(file) ? file : dirname(file), constants.W_OK);
+	} catch (error) {
+		throw ioError(file, error, "cannot write the tokenizer table");
+	}
 }
 
 /** `--vs` as eval takes it: a set of `templates` or a templates folder. */

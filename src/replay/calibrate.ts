@@ -6,7 +6,8 @@
  * ours (what `recordedFit.ratio` is, so with it the ratio comes to 1), and
  * its error the middle half of recorded / estimated. A family whose own
  * tokenizer is exact keeps no factor; its fit is kept as a check. A family
- * with fewer than {@link MIN_PAIRS} pairs keeps the factor it had.
+ * with fewer than {@link MIN_PAIRS} pairs keeps the factor it had, and the
+ * fit that factor came from.
  */
 import { basename } from "node:path";
 import type { FamilyFit, UnitFamily, UnitsSpec, UnitTable } from "../measure/units.js";
@@ -55,9 +56,8 @@ export function calibrate(
 		}
 		const ratios = pairs.filter(([x, y]) => x > 0 && y > 0).map(([x, y]) => y / x);
 		const before = quantile(ratios, 0.5);
-		let factor = family.factor;
-		if (factor !== undefined && before !== null && pairs.length >= MIN_PAIRS)
-			factor = round(before, 3);
+		const refitted = family.factor !== undefined && before !== null && pairs.length >= MIN_PAIRS;
+		const factor = refitted ? round(before, 3) : family.factor;
 		const scaled = ratios.map((r) => r / (factor ?? 1));
 		const after = quantile(scaled, 0.5);
 		const low = quantile(scaled, 0.25);
@@ -68,11 +68,13 @@ export function calibrate(
 			spread: low === null || high === null ? null : [round(low, 3), round(high, 3)],
 			sessions,
 		};
+		// A factor not fitted anew keeps the fit it came from; an exact family's check is the new one, if any.
+		const kept = refitted || (family.factor === undefined && pairs.length > 0) ? fit : family.fit;
 		const { fit: _old, factor: _f, ...rest } = family;
 		families.push({
 			...rest,
 			...(factor === undefined ? {} : { factor }),
-			...(pairs.length === 0 ? {} : { fit }),
+			...(kept === undefined ? {} : { fit: kept }),
 		});
 		report.push({
 			family: family.family,

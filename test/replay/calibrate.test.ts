@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Units } from "../../src/measure/units.js";
-import { quantile } from "../../src/replay/calibrate.js";
+import { calibrate, quantile } from "../../src/replay/calibrate.js";
 import { CallCounter } from "../../src/replay/count.js";
 import { loadTokenizerSync } from "../../src/text/tokenizer.js";
 import { runCli } from "../support/cli.js";
@@ -108,6 +108,12 @@ describe("replay --calibrate and --tokenizer FILE", () => {
 		const refused = await runCli(["replay", session, "--tokenizer", "o200k", "--calibrate", "x"]);
 		expect(refused.code).toBe(2);
 		expect(refused.stderr).toMatch(/--calibrate fits a table/);
+		// A table it could not write is said before any session is replayed.
+		const nowhere = join(dir, "no-such-folder", "table.json");
+		const unwritable = await runCli(["replay", session, "--calibrate", nowhere]);
+		expect(unwritable.code).toBe(1);
+		expect(unwritable.stderr).toMatch(/cannot write the tokenizer table \(.*no such file\)/);
+		expect(unwritable.stdout).toBe("");
 	});
 
 	it("reports a bad table at its file, line and column", async () => {
@@ -157,6 +163,19 @@ describe("units per model", () => {
 		const plain = counted(message({ output: 900 }));
 		expect(plain).toBe(o200k.count("A short summary of much longer reasoning.\ndone"));
 		expect(counted(message({ output: 900, reasoning: 850 }))).toBe(850 + o200k.count("done"));
+	});
+
+	it("keeps, for a family it does not fit anew, the factor and the fit that factor came from", () => {
+		const fit = { pairs: 40, ratio: 1.3, spread: [0.9, 1.1] as [number, number], sessions: [] };
+		const table = {
+			file: "t.json",
+			families: [
+				{ family: "est", match: ["est-*"], encoding: "o200k" as const, factor: 1.3, fit },
+				{ family: "own", match: ["own-*"], encoding: "o200k" as const, fit },
+			],
+		};
+		const { table: out } = calibrate([], table, "2026-01-01");
+		expect(out.families).toEqual(table.families);
 	});
 
 	it("takes quantiles between the nearest values", () => {

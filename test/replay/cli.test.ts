@@ -86,6 +86,10 @@ describe("replay --format json", () => {
 		expect(byName["a.jsonl"].calls.length).toBeGreaterThan(0);
 		expect(byName["b.jsonl"].calls).toHaveLength(1);
 		expect(json.summary).toMatchObject({ sessions: 3, failed: 1 });
+		// Said on stderr too, located, whatever the report's format (the summary alone names no file).
+		const summary = await runCli(["replay", folder(), "--format", "json", "--summary"]);
+		expect(summary.code).toBe(1);
+		expect(summary.stderr).toMatch(/broken\.jsonl(:\d+)*: error: /);
 	});
 
 	it("--vs over a folder: each session's calls under both sets, and the change", async () => {
