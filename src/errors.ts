@@ -67,6 +67,7 @@ export const WARNING_CODES = [
 	"unknown_record",
 	"import_lossy",
 	"bad_usage",
+	"answer_without_context",
 ] as const;
 
 /**

@@ -93,6 +93,18 @@ export class SessionWalk {
 		});
 		this.log.readSync();
 		this.answers = assistantsOnBranch(this.log.sink);
+		const root = branchRoot(this.log.sink);
+		if (root !== NONE && isAssistant(this.log.sink, root)) {
+			const line = this.log.sink.line(root);
+			this.projected.set(`answer_without_context:${line}`, {
+				code: "answer_without_context",
+				severity: "warning",
+				message:
+					"an assistant message starts the branch (its parent is not in the log): nothing was sent before it, so it is no call of the what-if (its usage is billed)",
+				file: this.log.name,
+				line,
+			});
+		}
 	}
 
 	/** The log's header. */
@@ -275,12 +287,23 @@ function assistantsOnBranch(tree: SessionTree): number[] {
 	}
 	path.reverse();
 	if (tree.entries.everLetGo) tree.entries.materialize(path);
-	return path.filter((i) => {
-		const message = (tree.entry(i) as { message?: unknown }).message;
-		return (
-			message !== null &&
-			typeof message === "object" &&
-			(message as { role?: unknown }).role === "assistant"
-		);
-	});
+	return path.filter((i) => isAssistant(tree, i));
+}
+
+/** The first entry of the branch ending at the tree's leaf (NONE for an empty tree). */
+function branchRoot(tree: SessionTree): number {
+	let x = tree.leaf;
+	while (x !== NONE && tree.parent(x) !== NONE) x = tree.parent(x);
+	return x;
+}
+
+function isAssistant(tree: SessionTree, i: number): boolean {
+	if (tree.kind(i) !== Kind.Message) return false;
+	if (tree.entries.everLetGo) tree.entries.materialize([i]);
+	const message = (tree.entry(i) as { message?: unknown }).message;
+	return (
+		message !== null &&
+		typeof message === "object" &&
+		(message as { role?: unknown }).role === "assistant"
+	);
 }

@@ -156,6 +156,20 @@ describe("the bill", () => {
 		expect(cc1?.billed.output).toBe(0);
 	});
 
+	it("bills an assistant message that starts the branch, and says why it is no call", async () => {
+		const lines = readFileSync(join(FIXTURES, "bill/pi-rewound.jsonl"), "utf8")
+			.trimEnd()
+			.split("\n");
+		// The first user message lost: the first answer now starts the branch.
+		const file = join(tempDir(), "orphan.jsonl");
+		writeFileSync(file, `${lines.filter((l) => !l.includes('"id":"u1"')).join("\n")}\n`);
+		const { report, stderr } = await replay(file);
+		const [session] = report.sessions;
+		expect(session?.calls.map((c) => c.entryId)).not.toContain("a1");
+		expect(session?.billed.calls).toBe(3);
+		expect(stderr).toMatch(/orphan\.jsonl:2: warning: an assistant message starts the branch/);
+	});
+
 	it("shows the bill next to the what-if in text", async () => {
 		const result = await runCli(["replay", "bill/pi-rewound.jsonl"], FIXTURES);
 		expect(result.stdout).toMatch(/^ {2}what-if: context [\d,]+ (\S+ )?tokens/m);
