@@ -39,6 +39,9 @@ export function bookkeeping(
 }
 
 /** A sidechain record (a sub-agent's, inline): kept whole as a `custom` entry, out of the context. */
+/** The custom type of a sidechain's record kept whole in the log (a sub-agent's, run inline). */
+export const SIDECHAIN_RECORD = "claude-code/sidechain";
+
 export function sidechain(
 	run: ClaudeCodeState,
 	value: Obj,
@@ -55,7 +58,7 @@ export function sidechain(
 	const p = str(value, "parentUuid");
 	const parent = p === undefined ? null : (run.alias.get(p) ?? null);
 	const id = uuid ?? `cc-line-${line}`;
-	run.push(customEntry("claude-code/sidechain", id, parent, time, value, text), line, true);
+	run.push(customEntry(SIDECHAIN_RECORD, id, parent, time, value, text), line, true);
 	run.anchor.set(id, null);
 	if (uuid !== undefined) run.alias.set(uuid, id);
 	run.acc.custom(`${type} (sidechain)`);

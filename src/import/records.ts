@@ -86,7 +86,8 @@ export function tokenCount(value: unknown, bad?: (value: unknown) => void): numb
 
 /** What a usage field that is no token count is told as. */
 export function badCount(field: string, value: unknown): string {
-	const shown = typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
+	const shown =
+		typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
 	return `the usage's ${field} is ${shown}, no token count: counted as 0`;
 }
 

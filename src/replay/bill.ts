@@ -11,12 +11,16 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { recordedCalls } from "../import/convert.js";
+import { billCollector } from "../import/bill.js";
+import { SIDECHAIN_RECORD } from "../import/claude-code-records.js";
+import { isOwnFormat, recordedCalls } from "../import/convert.js";
+import { IMPORT_SOURCE } from "../import/entries.js";
 import { badCount, tokenCount } from "../import/records.js";
 import { Kind } from "../log/kinds.js";
 import type { RecordedCall } from "../log/open-log.js";
+import { OpenLog } from "../log/open-log.js";
 import { ioError } from "../log/read.js";
-import type { SessionTree } from "../session/tree.js";
+import { SessionTree } from "../session/tree.js";
 import type { Prices, TokenUsage } from "./prices.js";
 
 /** A bill: calls and their recorded tokens (`input` uncached, as pi and providers count it) and cost. */
@@ -110,7 +114,9 @@ export const NO_BILL: Billed = {
 /**
  * The calls a log of ours records: every assistant message in the tree,
  * whatever its branch (an entry shadowed by a later one of the same id is
- * not counted), keyed by its `responseId` where it has one.
+ * not counted), keyed by its `responseId` where it has one; and in a log
+ * imported from Claude Code, the responses of the sidechains it keeps as
+ * records, billed as the importer bills them in the source.
  */
 export function treeCalls(
 	tree: SessionTree,
@@ -119,7 +125,12 @@ export function treeCalls(
 ): RecordedCall[] {
 	const out: RecordedCall[] = [];
 	const indices: number[] = [];
-	for (let i = 0; i < tree.size; i++) if (tree.kind(i) === Kind.Message) indices.push(i);
+	const others: number[] = [];
+	for (let i = 0; i < tree.size; i++) {
+		const kind = tree.kind(i);
+		if (kind === Kind.Message) indices.push(i);
+		else if (kind === Kind.Other) others.push(i);
+	}
 	if (tree.entries.everLetGo) tree.entries.materialize(indices);
 	for (const i of indices) {
 		const entry = tree.entry(i) as { id: string; timestamp?: unknown; message?: unknown };
@@ -143,7 +154,26 @@ export function treeCalls(
 			line: tree.line(i),
 		});
 	}
+	if (isImported(tree)) out.push(...sidechainCalls(tree, others));
 	return out;
+}
+
+/** Whether the log was imported: its first entry says where from. */
+function isImported(tree: SessionTree): boolean {
+	if (tree.size === 0) return false;
+	if (tree.entries.everLetGo) tree.entries.materialize([0]);
+	return (tree.entry(0) as { customType?: unknown }).customType === IMPORT_SOURCE;
+}
+
+/** The responses of the sidechain records among the entries `others`, as the importer bills them. */
+function sidechainCalls(tree: SessionTree, others: readonly number[]): RecordedCall[] {
+	if (tree.entries.everLetGo) tree.entries.materialize(others);
+	const bill = billCollector("claude-code");
+	for (const i of others) {
+		const e = tree.entry(i) as { customType?: unknown; data?: unknown };
+		if (e.customType === SIDECHAIN_RECORD) bill.record(e.data, tree.line(i));
+	}
+	return bill.calls();
 }
 
 /** Whether a usage records its counts, each of them zero (not a usage that records none). */
@@ -191,7 +221,7 @@ export function subagentFiles(file: string, agentIds: readonly string[]): string
 	return found;
 }
 
-/** The calls a sub-agent's file records (converted in memory). */
+/** The calls a sub-agent's file records: as a Claude Code transcript, or as the log imported from one. */
 export function fileCalls(file: string): RecordedCall[] {
 	let bytes: Buffer;
 	try {
@@ -199,5 +229,8 @@ export function fileCalls(file: string): RecordedCall[] {
 	} catch (error) {
 		throw ioError(file, error, "cannot read the sub-agent's file");
 	}
-	return recordedCalls(bytes, file);
+	if (!isOwnFormat(bytes)) return recordedCalls(bytes, file);
+	const log = new OpenLog(file, (entries, name) => new SessionTree(entries, name, false));
+	log.readSync();
+	return treeCalls(log.sink, log.header.timestamp);
 }

@@ -144,10 +144,11 @@ export class SessionWalk {
 		return this.log.recordedCalls ?? treeCalls(this.log.sink, this.log.header.timestamp, warn);
 	}
 
-	/** The sub-agent ids a converted Claude Code session names (its `import_source` entry). */
+	/** The sub-agent ids a Claude Code session names (its `import_source` entry), converted or imported. */
 	agentIds(): string[] {
 		const tree = this.log.sink;
-		if (!this.log.isForeign || tree.size === 0) return [];
+		if (tree.size === 0) return [];
+		if (tree.entries.everLetGo) tree.entries.materialize([0]);
 		const first = tree.entry(0) as { customType?: unknown; data?: { subagents?: unknown } };
 		const list = first.customType === IMPORT_SOURCE ? first.data?.subagents : undefined;
 		if (!Array.isArray(list)) return [];

@@ -170,6 +170,23 @@ describe("the bill", () => {
 		expect(stderr).toMatch(/orphan\.jsonl:2: warning: an assistant message starts the branch/);
 	});
 
+	it("bills a log imported from Claude Code as its source: its sidechains, its sub-agents' logs folded in", async () => {
+		const out = tempDir();
+		for (const source of ["import/bill/cc-sidechain-billed.jsonl", "import/bill/cc-subagent"]) {
+			const imported = await runCli(["import", source, "--out", `${out}/`], FIXTURES);
+			expect(imported.code, imported.stderr).toBe(0);
+		}
+		const sources = (
+			await replay("import/bill/cc-sidechain-billed.jsonl", "import/bill/cc-subagent")
+		).report;
+		const logs = (await replay(out)).report;
+		const byName = (r: Report) =>
+			Object.fromEntries(r.sessions.map((x) => [x.file.split("/").at(-1), tokens(x.billed)]));
+		expect(byName(logs)).toEqual(byName(sources));
+		expect(tokens(logs.summary.billed)).toEqual(tokens(sources.summary.billed));
+		expect(logs.sessions.find((x) => x.file.endsWith("session.jsonl"))?.subagents).toHaveLength(1);
+	});
+
 	it("shows the bill next to the what-if in text", async () => {
 		const result = await runCli(["replay", "bill/pi-rewound.jsonl"], FIXTURES);
 		expect(result.stdout).toMatch(/^ {2}what-if: context [\d,]+ (\S+ )?tokens/m);
