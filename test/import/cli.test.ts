@@ -157,7 +157,7 @@ describe("import command", () => {
 		const asOurs = await runCli(["import", source, "--from", "theway"]);
 		expect(asOurs.code).toBe(1);
 		expect(asOurs.stderr).toMatch(
-			/cc-tree\.jsonl:1: error: given as a theway log, but its first line/,
+			/cc-tree\.jsonl:1: error: given as a theway log, but its first JSON line/,
 		);
 		expect((await runCli(["import", source, "--from", "claude-code"])).code).toBe(0);
 	});
