@@ -71,7 +71,7 @@ function fitText(f: Fit | null): string {
 	if (f === null) return "none (no consecutive calls with recorded usage)";
 	const corr = f.correlation === null ? "n/a" : f.correlation.toFixed(3);
 	const ratio = f.ratio === null ? "n/a" : f.ratio.toFixed(2);
-	return `${f.calls} call-to-call growths, correlation ${corr}, median ratio recorded/ours ${ratio}`;
+	return `${plural(f.calls, "call-to-call growth")}, correlation ${corr}, median ratio recorded/ours ${ratio}`;
 }
 
 /** The summary, then the chart. */

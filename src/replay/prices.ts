@@ -91,7 +91,7 @@ export function parsePrices(text: string, file: string): PriceTable {
 		warnings.push({
 			code: "shadowed_price",
 			severity: "warning",
-			message: `the entry ${JSON.stringify(entry.match)} matches every model of the later ${hidden.length === 1 ? "entry" : "entries"} ${names}, which never apply`,
+			message: `the entry ${JSON.stringify(entry.match)} matches every model of the later ${hidden.length === 1 ? "entry" : "entries"} ${names}, which never ${hidden.length === 1 ? "applies" : "apply"}`,
 			file,
 			...at,
 		});
