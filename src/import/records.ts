@@ -4,6 +4,7 @@
  * longer than the limit (never decoded, however long), is skipped with a
  * located warning and counted, so a damaged file still imports what it can.
  */
+import { isUtf8 } from "node:buffer";
 import { locateJsonError } from "../log/json-error.js";
 import type { Accounting, SourceRecord } from "./accounting.js";
 
@@ -39,6 +40,17 @@ export function* recordsOf(
 		} else if (!isBlank(bytes, start, end)) {
 			let text = bytes.toString("utf8", start, end);
 			if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+			// A byte-order mark alone on its line: a blank line.
+			if (text.trim() === "") {
+				start = end + 1;
+				continue;
+			}
+			if (text.includes("\ufffd") && !isUtf8(bytes.subarray(start, end))) {
+				accounting.warn(
+					line,
+					"the line is not valid UTF-8: each byte sequence that is not reads as U+FFFD",
+				);
+			}
 			const value = parse(text);
 			if (value === undefined) {
 				const torn = end === bytes.length;

@@ -76,6 +76,30 @@ describe("import guarantees", () => {
 		expect(result.text).toContain("A better answer");
 	});
 
+	it("reads a byte-order mark alone on a line as blank, and warns of a line that is not UTF-8", () => {
+		const lines = bytesOf("cc-tree.jsonl").toString("utf8").trimEnd().split("\n");
+		const clean = importSession(Buffer.from(lines.join("\n")), "clean.jsonl");
+		const withBom = importSession(Buffer.from(`\ufeff\n${lines.join("\n")}`), "bom.jsonl");
+		expect(withBom.warnings).toEqual([]);
+		const messages = (text: string) =>
+			text.split("\n").filter((l) => l.includes('"type":"message"'));
+		expect(messages(withBom.text)).toEqual(messages(clean.text));
+		expect(messages(clean.text).length).toBeGreaterThan(0);
+		// A byte that is no UTF-8 inside a string of line 3: kept (as U+FFFD), and said.
+		const at =
+			Buffer.from(`${lines.slice(0, 2).join("\n")}\n`).length +
+			(lines[2] as string).indexOf('"uuid"');
+		const bytes = Buffer.from(lines.join("\n"));
+		const damaged = Buffer.concat([
+			bytes.subarray(0, at + 1),
+			Buffer.from([0xff]),
+			bytes.subarray(at + 1),
+		]);
+		const result = importSession(damaged, "bad.jsonl");
+		const utf8 = result.warnings.filter((w) => /not valid UTF-8/.test(w.message));
+		expect(utf8.map((w) => [w.line, w.code])).toEqual([[3, "import_lossy"]]);
+	});
+
 	it("refuses a binary file or one of no known format with a located error", () => {
 		const binary = Buffer.from([
 			0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0x10, 0x0a,
