@@ -25,6 +25,8 @@ export function* recordsOf(
 ): Generator<SourceRecord> {
 	let start = 0;
 	let line = 0;
+	// Checked once for the file, each line only when the file is not.
+	const wholeUtf8 = isUtf8(bytes);
 	while (start < bytes.length) {
 		let end = bytes.indexOf(0x0a, start);
 		if (end < 0) end = bytes.length;
@@ -45,7 +47,7 @@ export function* recordsOf(
 				start = end + 1;
 				continue;
 			}
-			if (text.includes("\ufffd") && !isUtf8(bytes.subarray(start, end))) {
+			if (!wholeUtf8 && !isUtf8(bytes.subarray(start, end))) {
 				accounting.warn(
 					line,
 					"the line is not valid UTF-8: each byte sequence that is not reads as U+FFFD",
