@@ -12,7 +12,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureLoaded, measuringService } from "../dist/measure/session.js";
-import { readPrices } from "../dist/replay/prices.js";
+import { Prices } from "../dist/replay/prices.js";
 import { Replayer } from "../dist/replay/replay.js";
 import { compileTemplateSet } from "../dist/templates/compile.js";
 import { DEFAULT_TEMPLATES_DIR } from "../dist/templates/load.js";
@@ -38,7 +38,7 @@ function largestPiLog() {
 }
 
 const tokenizer = loadTokenizerSync("o200k");
-const prices = readPrices();
+const prices = new Prices();
 const replayer = () =>
 	new Replayer({ side: { templates: DEFAULT_TEMPLATES_DIR } }, tokenizer, prices, {
 		compiler: compileTemplateSet,

@@ -14,6 +14,7 @@ import type * as Yaml from "yaml";
 import type { LineCounter, YAMLError } from "yaml";
 import { z } from "zod";
 import { type AnyCode, ContextError, type Diagnostic, formatPath } from "../errors.js";
+import { locateJsonError } from "../log/json-error.js";
 import { didYouMean, flatten, memberOf } from "./zod-types.js";
 
 export interface ParsedYaml {
@@ -42,6 +43,8 @@ const MAX_ALIAS_COUNT = 100;
  * Only plain data: the core schema, no custom tags, no aliases' surprises.
  */
 export function parseYaml(text: string, file: string, code: AnyCode, firstLine = 1): ParsedYaml {
+	// A .json file that is no JSON is said in JSON's words, not in YAML's (its superset).
+	if (file.endsWith(".json")) refuseBadJson(text, file, code, firstLine);
 	const { isAlias, isMap, isNode, isScalar, parseDocument, visit } = yaml();
 	const lineCounter = new (yaml().LineCounter)();
 	const doc = parseDocument(text, {
@@ -283,4 +286,21 @@ function located(code: AnyCode, problems: readonly Problem[], cause?: unknown): 
 		diagnostics,
 		...(cause === undefined ? {} : { cause }),
 	});
+}
+
+/** Throws `code` at the first fault of `text` when it is not JSON. */
+function refuseBadJson(text: string, file: string, code: AnyCode, firstLine: number): void {
+	try {
+		JSON.parse(text);
+		return;
+	} catch {
+		const { column, reason } = locateJsonError(text);
+		const before = text.slice(0, column - 1);
+		const line = before.split("\n").length;
+		const col = column - (before.lastIndexOf("\n") + 1);
+		const said = reason.replace(/^the line ends/, "the file ends");
+		throw located(code, [
+			{ reason: `not valid JSON: ${said}`, file, line: line + firstLine - 1, column: col },
+		]);
+	}
 }

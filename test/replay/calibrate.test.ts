@@ -125,6 +125,13 @@ describe("replay --calibrate and --tokenizer FILE", () => {
 		const result = await runCli(["inspect", biasedSession("acme-x", 1, 2), "--tokenizer", table]);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain(`${table}:3:`);
+		// A .json table that is no JSON: one error, in JSON's words, where it is cut.
+		const torn = join(dir, "torn.json");
+		writeFileSync(torn, '{"families": [\n  {"family": "x",');
+		const cut = await runCli(["replay", biasedSession("acme-x", 1, 2), "--tokenizer", torn]);
+		expect(cut.code).toBe(1);
+		expect(cut.stderr.trim().split("\n")).toHaveLength(1);
+		expect(cut.stderr).toMatch(new RegExp(`${torn}:2:\\d+: error: not valid JSON: the file ends`));
 		// A factor no tokenizer has (counts times it would not even be finite): refused where it is.
 		const huge = join(dir, "huge.json");
 		const family = { family: "x", match: ["acme-*"], encoding: "o200k", factor: 1e308 };
