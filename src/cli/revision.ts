@@ -82,8 +82,18 @@ export function templatesAtRevision(
 ): RevisionFolder {
 	const colon = arg.indexOf(":");
 	const what = `${option} ${arg}`;
-	// `REV` is the templates folder as it was: its own repository's, wherever the command runs.
-	const root = repositoryOf(colon === -1 ? resolve(cwd, templates) : cwd, what);
+	// `REV` is the templates folder as it was: its own repository's, wherever the command runs;
+	// `REV:PATH` names a folder of the repository the command runs in, else of the templates' own.
+	const own = () => repositoryOf(resolve(cwd, templates), what);
+	let root: string;
+	if (colon === -1) root = own();
+	else {
+		try {
+			root = repositoryOf(cwd, what);
+		} catch {
+			root = own();
+		}
+	}
 	const rev = colon === -1 ? arg : arg.slice(0, colon);
 	let path: string;
 	if (colon === -1) {

@@ -93,7 +93,7 @@ describe("diff --from a git revision", () => {
 		expect(run.stdout).toContain(`in ${SESSIONS.length} sessions`);
 	});
 
-	it("reads REV from the templates folder's repository, wherever the command runs", async () => {
+	it("reads REV (and REV:PATH outside a repository) from the templates folder's repository, wherever the command runs", async () => {
 		const dir = projectCopy();
 		gitRepo(dir);
 		editHarness(dir);
@@ -111,6 +111,20 @@ describe("diff --from a git revision", () => {
 		);
 		expect(run.code, run.stderr).toBe(0);
 		expect(run.stdout).toMatch(/^1 session: 1 changed, 0 unchanged$/m);
+		// REV:PATH, outside any repository: a folder of the templates' own.
+		const path = await cli(
+			elsewhere,
+			"diff",
+			join(dir, "test/fixtures/examples/1-normal.jsonl"),
+			"--from",
+			"HEAD:templates",
+			"--to",
+			join(dir, "templates"),
+			"--templates",
+			join(dir, "templates"),
+		);
+		expect(path.code, path.stderr).toBe(0);
+		expect(path.stdout).toBe(run.stdout);
 	});
 
 	it("says so when the revision does not exist, or there is no repository: wrong usage (exit 2)", async () => {

@@ -28,7 +28,8 @@ summary, no text.
 A and B are each a set of the templates folder (v1, v2), another templates
 folder (its sets render each session as they would there), or a git
 revision: HEAD, main, HEAD~1 (the templates folder as it was there) or
-REV:PATH (main:templates, a folder by its path from the repository's top),
+REV:PATH (main:templates, a folder by its path from the top of the
+repository the command runs in, else of the templates folder's own),
 read with git into a temporary folder, the working tree untouched. A set
 of a revision that this version cannot build (a key it does not know) is
 reported once, at REV:PATH, and the sessions that render with it fail; the
