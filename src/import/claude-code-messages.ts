@@ -75,6 +75,8 @@ export function assistant(
 			usage: usageOf(message.usage, (reason) => run.acc.warn(line, reason)),
 			stopReason: synthetic ? "error" : stopReasonOf(message.stop_reason, hasCalls),
 			...(synthetic ? { errorMessage: textOf(content) } : {}),
+			// The response's id, as pi keeps it: a response the transcript holds twice is billed once.
+			...(messageId === undefined ? {} : { responseId: messageId }),
 			timestamp: millis(time),
 		},
 	});

@@ -170,15 +170,29 @@ describe("the bill", () => {
 		expect(stderr).toMatch(/orphan\.jsonl:2: warning: an assistant message starts the branch/);
 	});
 
-	it("bills a log imported from Claude Code as its source: its sidechains, its sub-agents' logs folded in", async () => {
+	it("bills a log imported from Claude Code as its source: its sidechains, its sub-agents' logs folded in, a response written twice once", async () => {
 		const out = tempDir();
-		for (const source of ["import/bill/cc-sidechain-billed.jsonl", "import/bill/cc-subagent"]) {
+		// A response written twice (a rewind copies it): one call in the source, one in the log.
+		const twice = join(tempDir(), "twice.jsonl");
+		const lines = readFileSync(join(FIXTURES, "import/bill/cc-synthetic.jsonl"), "utf8")
+			.trimEnd()
+			.split("\n");
+		const answer = lines.find((l) => l.includes('"type":"assistant"') && l.includes('"usage"'));
+		expect(answer).toBeDefined();
+		const copy = (answer as string).replace(/"uuid":"([^"]+)"/, '"uuid":"$1-copy"');
+		writeFileSync(twice, `${[...lines, copy].join("\n")}\n`);
+		for (const source of [
+			"import/bill/cc-sidechain-billed.jsonl",
+			"import/bill/cc-subagent",
+			twice,
+		]) {
 			const imported = await runCli(["import", source, "--out", `${out}/`], FIXTURES);
 			expect(imported.code, imported.stderr).toBe(0);
 		}
 		const sources = (
-			await replay("import/bill/cc-sidechain-billed.jsonl", "import/bill/cc-subagent")
+			await replay("import/bill/cc-sidechain-billed.jsonl", "import/bill/cc-subagent", twice)
 		).report;
+		expect(sources.sessions.find((x) => x.file.endsWith("twice.jsonl"))?.billed.calls).toBe(1);
 		const logs = (await replay(out)).report;
 		const byName = (r: Report) =>
 			Object.fromEntries(r.sessions.map((x) => [x.file.split("/").at(-1), tokens(x.billed)]));
