@@ -22,6 +22,8 @@ import { isObj, type Obj, obj, str } from "./records.js";
 export interface BillCollector {
 	record(value: unknown, line: number): void;
 	calls(): RecordedCall[];
+	/** Whether the count on `line` (a record already seen) was billed in another session. */
+	billedElsewhere(line: number): boolean;
 }
 
 /** A collector for `format`'s records. */
@@ -64,6 +66,10 @@ class ClaudeCodeBill implements BillCollector {
 	calls(): RecordedCall[] {
 		return [...this.byKey.values()];
 	}
+
+	billedElsewhere(): boolean {
+		return false;
+	}
 }
 
 class CodexBill implements BillCollector {
@@ -76,6 +82,8 @@ class CodexBill implements BillCollector {
 	private lastSize: number | undefined;
 	/** Inside a resumed rollout's copy of another session's records. */
 	private copying = false;
+	/** The lines of the copy's counts. */
+	private readonly copied = new Set<number>();
 	private time = new Date(0).toISOString();
 
 	record(value: unknown, line: number): void {
@@ -115,7 +123,10 @@ class CodexBill implements BillCollector {
 		const size = typeof running.total_tokens === "number" ? running.total_tokens : undefined;
 		const restarted = size !== undefined && this.lastSize !== undefined && size < this.lastSize;
 		this.lastSize = size ?? this.lastSize;
-		if (this.copying && !restarted) return;
+		if (this.copying && !restarted) {
+			this.copied.add(line);
+			return;
+		}
 		this.copying = false;
 		this.out.push({
 			provider: this.provider,
@@ -128,5 +139,9 @@ class CodexBill implements BillCollector {
 
 	calls(): RecordedCall[] {
 		return this.out;
+	}
+
+	billedElsewhere(line: number): boolean {
+		return this.copied.has(line);
 	}
 }

@@ -68,12 +68,16 @@ function tokenCount(run: CodexState, info: Obj | undefined, line: number): void 
 	const total = JSON.stringify(obj(info as Obj, "total_token_usage") ?? usage);
 	if (total === run.lastTotal) return;
 	run.lastTotal = total;
+	// A resumed rollout's copy of the session it resumes: those calls were billed in that session.
+	const elsewhere = run.billedElsewhere(line);
 	const counted = usageOf(usage, (reason) => run.acc.warn(line, reason));
 	if (run.lastAssistant !== undefined && !run.lastHasUsage) {
 		(run.lastAssistant.message as Obj).usage = counted;
 		run.lastHasUsage = true;
+		if (elsewhere) run.elsewhere.push(run.lastAssistant.id);
 	} else {
 		run.pendingUsage = usage;
+		run.pendingElsewhere = elsewhere;
 	}
 }
 

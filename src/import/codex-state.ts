@@ -25,6 +25,10 @@ export class CodexState {
 	lastHasUsage = false;
 	/** A call's usage recorded before its output (Codex 0.58): the next assistant message's. */
 	pendingUsage: Obj | undefined;
+	/** Whether that usage was billed in another session. */
+	pendingElsewhere = false;
+	/** The assistant messages whose calls were billed in another session (a resumed rollout's copy). */
+	readonly elsewhere: string[] = [];
 	/** The running total of the last usage seen: a count written twice is one call. */
 	lastTotal: string | undefined;
 	readonly calls = new Map<string, string>();
@@ -40,6 +44,8 @@ export class CodexState {
 	constructor(
 		readonly acc: Accounting,
 		start: string,
+		/** Whether the count on a line was billed in another session (a resumed rollout's copy). */
+		readonly billedElsewhere: (line: number) => boolean = () => false,
 	) {
 		this.time = start;
 	}
@@ -81,6 +87,7 @@ export class CodexState {
 			this.lastHasUsage = this.pendingUsage !== undefined;
 			if (this.pendingUsage !== undefined) {
 				(this.open.message as Obj).usage = usageOf(this.pendingUsage);
+				if (this.pendingElsewhere) this.elsewhere.push(this.open.id);
 				this.pendingUsage = undefined;
 			}
 		}

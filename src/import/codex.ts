@@ -80,6 +80,7 @@ export function convertCodex(
 	rest: Iterable<SourceRecord>,
 	acc: Accounting,
 	name: string,
+	billedElsewhere: (line: number) => boolean = () => false,
 ): Converted {
 	const first = head[0]?.value;
 	const legacy = isObj(first) && !("payload" in first) && first.type !== "session_meta";
@@ -87,7 +88,7 @@ export function convertCodex(
 		isObj(first) ? (first.timestamp ?? obj(first, "payload")?.timestamp) : undefined,
 		new Date(0).toISOString(),
 	);
-	const run = new CodexImport(acc, start);
+	const run = new CodexImport(acc, start, billedElsewhere);
 	for (const r of head) run.record(r, legacy);
 	for (const r of rest) run.record(r, legacy);
 	const top = run.head ?? header(name, start, "");
@@ -96,6 +97,10 @@ export function convertCodex(
 		header: top,
 		entries: run.entries,
 		lines: run.lines,
-		details: { forks: run.forks, layout: legacy ? "pre-envelope" : "envelope" },
+		details: {
+			forks: run.forks,
+			layout: legacy ? "pre-envelope" : "envelope",
+			...(run.elsewhere.length === 0 ? {} : { billedElsewhere: run.elsewhere }),
+		},
 	};
 }

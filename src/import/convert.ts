@@ -221,7 +221,7 @@ function convertRecords(
 	const converted =
 		format === "claude-code"
 			? convertClaudeCode(head, rest, acc, name, side)
-			: convertCodex(head, rest, acc, name);
+			: convertCodex(head, rest, acc, name, (line) => bill.billedElsewhere(line));
 	return { acc, format, converted, calls: bill.calls(), sideAsMain: side };
 }
 

@@ -126,6 +126,11 @@ export function treeCalls(
 	const out: RecordedCall[] = [];
 	const indices: number[] = [];
 	const others: number[] = [];
+	const source = importSource(tree);
+	// An imported resumed rollout's copied calls: billed in the session it resumes.
+	const elsewhere = new Set(
+		Array.isArray(source?.billedElsewhere) ? (source.billedElsewhere as unknown[]) : [],
+	);
 	for (let i = 0; i < tree.size; i++) {
 		const kind = tree.kind(i);
 		if (kind === Kind.Message) indices.push(i);
@@ -136,7 +141,7 @@ export function treeCalls(
 		const entry = tree.entry(i) as { id: string; timestamp?: unknown; message?: unknown };
 		const m = entry.message as Record<string, unknown> | null;
 		if (m === null || typeof m !== "object" || m.role !== "assistant") continue;
-		if (tree.indexOf(entry.id) !== i) continue;
+		if (tree.indexOf(entry.id) !== i || elsewhere.has(entry.id)) continue;
 		const usage = usageOf(m.usage, (reason) => warn?.(tree.line(i), reason));
 		if (usage === undefined) continue;
 		const time =
@@ -154,15 +159,19 @@ export function treeCalls(
 			line: tree.line(i),
 		});
 	}
-	if (isImported(tree)) out.push(...sidechainCalls(tree, others));
+	if (source !== undefined) out.push(...sidechainCalls(tree, others));
 	return out;
 }
 
-/** Whether the log was imported: its first entry says where from. */
-function isImported(tree: SessionTree): boolean {
-	if (tree.size === 0) return false;
+/** What the log's `import_source` entry (its first) says, when it was imported. */
+function importSource(tree: SessionTree): Record<string, unknown> | undefined {
+	if (tree.size === 0) return undefined;
 	if (tree.entries.everLetGo) tree.entries.materialize([0]);
-	return (tree.entry(0) as { customType?: unknown }).customType === IMPORT_SOURCE;
+	const first = tree.entry(0) as { customType?: unknown; data?: unknown };
+	if (first.customType !== IMPORT_SOURCE) return undefined;
+	return typeof first.data === "object" && first.data !== null
+		? (first.data as Record<string, unknown>)
+		: {};
 }
 
 /** The responses of the sidechain records among the entries `others`, as the importer bills them. */

@@ -170,7 +170,7 @@ describe("the bill", () => {
 		expect(stderr).toMatch(/orphan\.jsonl:2: warning: an assistant message starts the branch/);
 	});
 
-	it("bills a log imported from Claude Code as its source: its sidechains, its sub-agents' logs folded in, a response written twice once", async () => {
+	it("bills an imported log as its source: sidechains, sub-agents' logs folded in, a response written twice once, a resumed rollout's copy left out", async () => {
 		const out = tempDir();
 		// A response written twice (a rewind copies it): one call in the source, one in the log.
 		const twice = join(tempDir(), "twice.jsonl");
@@ -181,16 +181,23 @@ describe("the bill", () => {
 		expect(answer).toBeDefined();
 		const copy = (answer as string).replace(/"uuid":"([^"]+)"/, '"uuid":"$1-copy"');
 		writeFileSync(twice, `${[...lines, copy].join("\n")}\n`);
+		const resumed = "import/bill/codex-resumed.jsonl";
 		for (const source of [
 			"import/bill/cc-sidechain-billed.jsonl",
 			"import/bill/cc-subagent",
 			twice,
+			resumed,
 		]) {
 			const imported = await runCli(["import", source, "--out", `${out}/`], FIXTURES);
 			expect(imported.code, imported.stderr).toBe(0);
 		}
 		const sources = (
-			await replay("import/bill/cc-sidechain-billed.jsonl", "import/bill/cc-subagent", twice)
+			await replay(
+				"import/bill/cc-sidechain-billed.jsonl",
+				"import/bill/cc-subagent",
+				twice,
+				resumed,
+			)
 		).report;
 		expect(sources.sessions.find((x) => x.file.endsWith("twice.jsonl"))?.billed.calls).toBe(1);
 		const logs = (await replay(out)).report;
