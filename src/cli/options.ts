@@ -45,7 +45,13 @@ export interface OptionCommon {
 export type OptionSpec = OptionCommon &
 	(
 		| { type: "boolean"; short?: string }
-		| { type: "string"; value: string; default?: string }
+		| {
+				type: "string";
+				value: string;
+				default?: string;
+				/** An empty value means something (else it is refused: a value left out by mistake). */
+				empty?: boolean;
+		  }
 		| {
 				type: "path";
 				value: string;
@@ -201,6 +207,8 @@ function convert(
 	const text = given as string | undefined;
 	switch (o.type) {
 		case "string":
+			if (text === "" && o.empty !== true)
+				throw usageError(`--${name} needs a value, not an empty one`);
 			return text ?? o.default;
 		case "list":
 			return text
@@ -239,6 +247,7 @@ function convert(
 			return n;
 		}
 		case "path": {
+			if (text === "") throw usageError(`--${name} needs a value, not an empty one`);
 			const path = text ?? o.default;
 			if (path === undefined) return undefined;
 			const full = resolve(cwd, path);

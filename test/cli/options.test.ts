@@ -86,6 +86,9 @@ describe("parsing by the declaration", () => {
 		expect(mistake([...ok, "--port", "1.5"])).toBe("--port must be a whole number from 0 to 9");
 		expect(mistake([...ok, "--port", ""])).toBe("--port must be a whole number from 0 to 9");
 		expect(mistake([...ok, "--templates", "nowhere"])).toBe("--templates /nowhere: no such folder");
+		// An empty value: one left out by mistake (a path of "" would be the current folder).
+		expect(mistake(["f", "--label", ""])).toBe("--label needs a value, not an empty one");
+		expect(mistake([...ok, "--templates", ""])).toBe("--templates needs a value, not an empty one");
 		expect(mistake([...ok, "--strict", "--lenient"])).toBe(
 			"--strict and --lenient cannot go together: give one",
 		);

@@ -31,7 +31,8 @@ anthropic, openai: the request body eval sends for this leaf (Messages API, Chat
 		memory: {
 			type: "string",
 			value: "TEXT",
-			help: "the memory text",
+			empty: true,
+			help: "the memory text (empty: none)",
 			defaultHelp: "the session's memory metadata",
 		},
 		cwd: {
