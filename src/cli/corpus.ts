@@ -94,6 +94,11 @@ export function sessionFiles(path: string): string[] {
 	return out;
 }
 
+/** The session files the command's arguments name, each once (a file also inside a folder given). */
+export function corpusFiles(positionals: readonly string[], cwd: string): string[] {
+	return [...new Set(positionals.flatMap((p) => sessionFiles(resolve(cwd, p))))];
+}
+
 export function isDirectory(path: string): boolean {
 	return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }

@@ -1,5 +1,4 @@
 /** `theway-context diff`: what a template change does to real sessions. */
-import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
 import type { SessionDiff, Side } from "../measure/compare.js";
 import { formatGroups, groupHunks, namedFew } from "../measure/diff-groups.js";
@@ -11,7 +10,7 @@ import { TemplateRegistry } from "../templates/registry.js";
 import { escapeControl } from "../text/terminal.js";
 import { defineCommand } from "./command.js";
 import { DIFF } from "./commands/diff.js";
-import { checkSide, type NamedSide, sessionFiles, showResult, sideOf } from "./corpus.js";
+import { checkSide, corpusFiles, type NamedSide, showResult, sideOf } from "./corpus.js";
 import { compareAll } from "./diff-pool.js";
 import { type Io, printJson } from "./io.js";
 import { atRevision, type RevisionFolder } from "./revision.js";
@@ -34,7 +33,7 @@ export const diffCommand = defineCommand(DIFF, async ({ values, positionals }, i
 			from: sideOf("--from", from, templates, io.cwd, taken),
 			to: sideOf("--to", to, templates, io.cwd, taken),
 		};
-		const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
+		const files = corpusFiles(positionals, io.cwd);
 		const unbuilt = [
 			await buildSide(sides.from, "--from", from, taken, io),
 			await buildSide(sides.to, "--to", to, taken, io),

@@ -1,6 +1,5 @@
 /** `theway-context eval`: what a template change does to the model's next move, on real sessions. */
 import { closeSync, openSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
 import { type AssertTests, parseAssertions } from "../eval/assertions.js";
 import { defaultCacheDir } from "../eval/cache.js";
@@ -19,7 +18,7 @@ import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
 import { escapeJsonControl } from "../text/terminal.js";
 import { defineCommand } from "./command.js";
 import { EVAL } from "./commands/eval.js";
-import { checkSide, displayPath, sessionFiles } from "./corpus.js";
+import { checkSide, corpusFiles, displayPath } from "./corpus.js";
 import { type Io, printJson, readOptionFile } from "./io.js";
 import { commandTask, runPool } from "./pool.js";
 import { vsSide } from "./replay.js";
@@ -47,7 +46,7 @@ export const evalCommand = defineCommand(EVAL, async ({ values, positionals }, i
 	const version = values["template-version"];
 	const sides: EvalSide[] = [version === undefined ? { templates } : { templates, version }];
 	if (values.vs !== undefined) sides.push(vsSide(values.vs, templates, io.cwd));
-	const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
+	const files = corpusFiles(positionals, io.cwd);
 	const manifest = await readToolsOption(values.tools);
 	const tests = assertionsOption(values.assert);
 	const table = values.prices === undefined ? undefined : readPrices(values.prices);

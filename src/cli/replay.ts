@@ -14,8 +14,8 @@ import { REPLAY } from "./commands/replay.js";
 import {
 	checkRevisionSide,
 	checkSide,
+	corpusFiles,
 	displayPath,
-	sessionFiles,
 	showResult,
 	sideOf,
 } from "./corpus.js";
@@ -66,7 +66,7 @@ async function replay(
 		values.vs === undefined ? undefined : sideOf("--vs", values.vs, templates, io.cwd, taken);
 	const prices = values.prices === undefined ? undefined : readPrices(values.prices);
 	printWarnings(io, prices?.warnings ?? [], values.quiet);
-	const files = positionals.flatMap((p) => sessionFiles(resolve(io.cwd, p)));
+	const files = corpusFiles(positionals, io.cwd);
 	await checkSide(side, "--template-version");
 	if (vs !== undefined) await checkRevisionSide(vs, "--vs", taken);
 

@@ -90,6 +90,10 @@ describe("replay --format json", () => {
 		const summary = await runCli(["replay", folder(), "--format", "json", "--summary"]);
 		expect(summary.code).toBe(1);
 		expect(summary.stderr).toMatch(/broken\.jsonl(:\d+)*: error: /);
+		// A file named again inside a folder given is replayed once.
+		const dir = folder();
+		const twice = await runCli(["replay", dir, join(dir, "a.jsonl"), "--format", "json"]);
+		expect(JSON.parse(twice.stdout).summary).toMatchObject({ sessions: 3, failed: 1 });
 	});
 
 	it("--vs over a folder: each session's calls under both sets, and the change", async () => {
