@@ -64,44 +64,31 @@ describe("import command", () => {
 
 	it("refuses an --out inside a source's folder, and several files without --out", async () => {
 		const src = sourceFolder();
+		const file = join(src, "cc-tree.jsonl");
+		const oneTo = (out: string) => runCli(["import", file, "--out", out]);
 		const inside = await runCli(["import", src, "--out", join(src, "converted")]);
 		expect(inside.code).toBe(2);
 		expect(inside.stderr).toMatch(/inside the folder of the source/);
-		const next = await runCli([
-			"import",
-			join(src, "cc-tree.jsonl"),
-			"--out",
-			join(src, "x.jsonl"),
-		]);
+		const next = await oneTo(join(src, "x.jsonl"));
 		expect(next.code).toBe(2);
 		// A folder below a source file's own is not where it reads.
-		const below = await runCli([
-			"import",
-			join(src, "cc-tree.jsonl"),
-			"--out",
-			join(src, "converted", "x.jsonl"),
-		]);
+		const below = await oneTo(join(src, "converted", "x.jsonl"));
 		expect(below.code, below.stderr).toBe(0);
 		const several = await runCli(["import", src]);
 		expect(several.code).toBe(2);
 		expect(several.stderr).toMatch(/several sessions need --out DIR/);
 		// Through a symbolic link: to the source's folder, or a log's name that links to a source.
-		const source = readFileSync(join(src, "cc-tree.jsonl"));
+		const source = readFileSync(file);
 		const links = tempDir("theway-import-links-");
 		symlinkSync(src, join(links, "alias"));
 		const viaFolder = await runCli(["import", src, "--out", join(links, "alias")]);
 		expect(viaFolder.code).toBe(2);
 		expect(viaFolder.stderr).toMatch(/would write over the source /);
-		symlinkSync(join(src, "cc-tree.jsonl"), join(links, "link.jsonl"));
-		const viaFile = await runCli([
-			"import",
-			join(src, "cc-tree.jsonl"),
-			"--out",
-			join(links, "link.jsonl"),
-		]);
+		symlinkSync(file, join(links, "link.jsonl"));
+		const viaFile = await oneTo(join(links, "link.jsonl"));
 		expect(viaFile.code).toBe(2);
 		expect(viaFile.stderr).toMatch(/would write over the source/);
-		expect(readFileSync(join(src, "cc-tree.jsonl"))).toEqual(source);
+		expect(readFileSync(file)).toEqual(source);
 	});
 
 	it("with --strict, refuses a source some of whose records could not be imported", async () => {
