@@ -96,6 +96,8 @@ export function sessionFiles(path: string): string[] {
 
 /** The session files the command's arguments name, each once (a file also inside a folder given). */
 export function corpusFiles(positionals: readonly string[], cwd: string): string[] {
+	if (positionals.includes("-"))
+		throw usageError("- (standard input) is no session file here: give files or folders");
 	return [...new Set(positionals.flatMap((p) => sessionFiles(resolve(cwd, p))))];
 }
 

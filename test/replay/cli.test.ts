@@ -90,6 +90,9 @@ describe("replay --format json", () => {
 		const summary = await runCli(["replay", folder(), "--format", "json", "--summary"]);
 		expect(summary.code).toBe(1);
 		expect(summary.stderr).toMatch(/broken\.jsonl(:\d+)*: error: /);
+		const stdin = await runCli(["replay", "-"]);
+		expect(stdin.code).toBe(2);
+		expect(stdin.stderr).toMatch(/standard input\) is no session file here/);
 		// A file named again inside a folder given is replayed once.
 		const dir = folder();
 		const twice = await runCli(["replay", dir, join(dir, "a.jsonl"), "--format", "json"]);
