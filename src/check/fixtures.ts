@@ -3,8 +3,9 @@
  * fixtures are the `.jsonl` files under the fixtures folders; each has its
  * snapshot at the same relative path under `snapshots/`, ending in `.txt`.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { makeFolders } from "../folders.js";
 import { findSessionLogs } from "../log/files.js";
 import { ContextService } from "../service/context-service.js";
 import { compileTemplateSet } from "../templates/compile.js";
@@ -51,7 +52,7 @@ export function checkFixtures(options: FixtureOptions): FixtureResult[] {
 		let status: FixtureResult["status"] =
 			expected === undefined ? "missing" : diff === "" ? "ok" : "drift";
 		if (status !== "ok" && options.update === true) {
-			mkdirSync(dirname(snapshot), { recursive: true });
+			makeFolders(dirname(snapshot));
 			writeFileSync(snapshot, actual);
 			status = "written";
 		}

@@ -7,9 +7,10 @@
  * real rendering. Reports every problem, not just the first; the CLI only
  * prints what it is handed.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
+import { makeFolders } from "../folders.js";
 import { readRegularText } from "../log/read-text.js";
 import {
 	checkLock,
@@ -133,7 +134,7 @@ export function runCheck(options: CheckOptions, reporter: CheckReporter): CheckR
 	// 3. The precompiled sets the runtime loads.
 	for (const [version, module] of modules) {
 		const path = precompiledPath(templates, version);
-		mkdirSync(dirname(path), { recursive: true });
+		makeFolders(dirname(path));
 		writeFileSync(path, module);
 	}
 

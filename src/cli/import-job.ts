@@ -7,7 +7,6 @@
 import {
 	closeSync,
 	fstatSync,
-	mkdirSync,
 	openSync,
 	readFileSync,
 	readSync,
@@ -16,6 +15,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
+import { makeFolders } from "../folders.js";
 import type { RecordCounts, SourceFormat } from "../import/accounting.js";
 import { importSession } from "../import/convert.js";
 import { BufferPool } from "../log/buffer-pool.js";
@@ -72,7 +72,7 @@ export function runImportJob(job: ImportJob): ImportOutcome {
 		if (refusal !== undefined) throw refusal;
 		if (job.out !== undefined) {
 			try {
-				mkdirSync(dirname(job.out), { recursive: true });
+				makeFolders(dirname(job.out));
 				writeAll(job.out, result.bytes());
 			} catch (error) {
 				throw ioError(job.out, error, "cannot write the log");

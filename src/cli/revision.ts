@@ -6,11 +6,12 @@
  * `git cat-file --batch`; the `categories.yaml` beside the folder comes along,
  * as a set finds it there.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, resolve, sep } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
+import { makeFolders } from "../folders.js";
 import { usageError } from "./usage.js";
 
 /** A templates folder taken out of a revision; {@link RevisionFolder.remove} deletes it. */
@@ -142,7 +143,7 @@ export function templatesAtRevision(
 			const size = Number(/ blob (\d+)$/.exec(batch.subarray(at, eol).toString("utf8"))?.[1]);
 			const start = eol + 1;
 			const target = join(out, base === "." ? file : posix.relative(base, file));
-			mkdirSync(dirname(target), { recursive: true });
+			makeFolders(dirname(target));
 			writeFileSync(target, batch.subarray(start, start + size));
 			at = start + size + 1;
 		}

@@ -7,9 +7,11 @@
  * stopped mid-write leaves no torn entry.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { makeFolders } from "../folders.js";
+import { ioError } from "../log/read.js";
 import type { Answer } from "./client.js";
 import type { ModelChoice, RequestBody } from "./settings.js";
 
@@ -41,7 +43,18 @@ export interface CachedAnswer {
 
 /** Answers on disk under `dir`. */
 export class ResponseCache {
-	constructor(readonly dir: string) {}
+	/** @throws ContextError `io` when `dir` cannot be made: said before anything is sent. */
+	constructor(readonly dir: string) {
+		try {
+			makeFolders(dir);
+		} catch (error) {
+			throw ioError(
+				dir,
+				error,
+				"cannot make the response cache's folder (give another with --cache)",
+			);
+		}
+	}
 
 	/** The answer kept under `key`, if any (an unreadable entry counts as none). */
 	get(key: string): CachedAnswer | undefined {
@@ -55,13 +68,17 @@ export class ResponseCache {
 		}
 	}
 
-	/** Keeps `value` under `key`. */
+	/** Keeps `value` under `key`. @throws ContextError `io` when it cannot be written. */
 	put(key: string, value: CachedAnswer): void {
 		const path = this.path(key);
-		mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
-		const temporary = `${path}.${process.pid}.tmp`;
-		writeFileSync(temporary, `${JSON.stringify(value)}\n`);
-		renameSync(temporary, path);
+		try {
+			makeFolders(join(this.dir, key.slice(0, 2)));
+			const temporary = `${path}.${process.pid}.tmp`;
+			writeFileSync(temporary, `${JSON.stringify(value)}\n`);
+			renameSync(temporary, path);
+		} catch (error) {
+			throw ioError(path, error, "cannot write to the response cache");
+		}
 	}
 
 	private path(key: string): string {

@@ -5,8 +5,9 @@
  * writes into its own install folder: a stale or missing one is compiled in
  * memory instead.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { makeFolders } from "../folders.js";
 import { precompileTemplateSet } from "./compile.js";
 import { DEFAULT_TEMPLATES_DIR, readTemplateSets } from "./load.js";
 import { precompiledPath } from "./precompiled.js";
@@ -20,7 +21,7 @@ export function writePrecompiledSets(root: string = DEFAULT_TEMPLATES_DIR): stri
 	for (const source of readTemplateSets(root).values()) {
 		const path = precompiledPath(root, source.version);
 		const module = precompileTemplateSet(source);
-		mkdirSync(dirname(path), { recursive: true });
+		makeFolders(dirname(path));
 		writeFileSync(path, module);
 		written.push(path);
 	}

@@ -6,7 +6,7 @@
  * code, `--dry-run`, and the report's forms. Sets are the spec's own
  * (`test/spec/templates`, whose harness names its version).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { runEval } from "../../src/eval/eval.js";
@@ -41,6 +41,16 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("eval", () => {
+	it("refuses a cache folder it cannot make before sending anything", async () => {
+		const file = writeAgentSession();
+		const blocked = join(tempDir(), "a-file");
+		writeFileSync(blocked, "");
+		const run = await runCli(evalArgs(file, "--cache", join(blocked, "cache")));
+		expect(run.code).toBe(1);
+		expect(run.stderr).toMatch(/cannot make the response cache's folder/);
+		expect(provider.fake.requests).toHaveLength(0);
+	});
+
 	it("answers from the cache on a repeated run, sending nothing, and keeps no key on disk", async () => {
 		const file = writeAgentSession();
 		const cache = tempDir();
