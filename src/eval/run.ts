@@ -4,6 +4,9 @@
  * is that run's error and the loop goes on; a stop (the signal, on Ctrl-C)
  * sends nothing more, abandons what is in flight, and returns what was
  * answered (already in the cache). Progress is reported after each request.
+ * A request made twice in one run (the same key: a call whose context both
+ * sides render alike) is sent once, its answer given to both: two answers
+ * to one request would differ by sampling alone, a flip the edit did not make.
  */
 import type { CachedAnswer, ResponseCache } from "./cache.js";
 import { type Answer, EvalRequestError, type Send } from "./client.js";
@@ -43,16 +46,32 @@ export async function runJobs(
 ): Promise<(JobResult | undefined)[]> {
 	const results: (JobResult | undefined)[] = new Array(jobs.length).fill(undefined);
 	const now = options.now ?? (() => performance.now());
+	// Each key's first job is run; the others (its twins) get its result.
+	const firstOf = new Map<string, number>();
+	const twins = new Map<number, number[]>();
+	const order: number[] = [];
+	jobs.forEach((job, i) => {
+		const first = firstOf.get(job.key);
+		if (first === undefined) {
+			firstOf.set(job.key, i);
+			order.push(i);
+		} else twins.set(first, [...(twins.get(first) ?? []), i]);
+	});
 	let next = 0;
 	let done = 0;
 	let sender: Promise<Send> | undefined;
 	const finish = (i: number, result: JobResult) => {
 		results[i] = result;
 		options.progress?.(++done, result);
+		for (const twin of twins.get(i) ?? []) {
+			const shared = { ...result, fromCache: result.error === undefined ? true : result.fromCache };
+			results[twin] = shared;
+			options.progress?.(++done, shared);
+		}
 	};
 	const worker = async () => {
-		while (!options.signal.aborted && next < jobs.length) {
-			const i = next++;
+		while (!options.signal.aborted && next < order.length) {
+			const i = order[next++] as number;
 			const job = jobs[i] as Job;
 			const kept = options.cache?.get(job.key);
 			if (kept !== undefined) {
@@ -77,7 +96,7 @@ export async function runJobs(
 		}
 	};
 	const workers = Array.from(
-		{ length: Math.max(1, Math.min(options.concurrency, jobs.length)) },
+		{ length: Math.max(1, Math.min(options.concurrency, order.length)) },
 		worker,
 	);
 	await Promise.all(workers);
