@@ -56,8 +56,15 @@ export async function createSender(options: ClientOptions): Promise<Send> {
 		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
 	};
-	const redact = (text: string) =>
-		options.apiKey === "" ? text : text.split(options.apiKey).join("[key]");
+	// The key wherever it stands whole (not inside a word: a short key such as `ollama` or `k`).
+	const whole =
+		options.apiKey === ""
+			? undefined
+			: new RegExp(
+					`(?<![\\w-])${options.apiKey.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`,
+					"g",
+				);
+	const redact = (text: string) => (whole === undefined ? text : text.replace(whole, "[key]"));
 	if (options.provider === "anthropic") {
 		const { default: Anthropic } = await import("@anthropic-ai/sdk");
 		const client = new Anthropic(common);

@@ -135,6 +135,19 @@ describe.each([
 		expect(fake.requests).toHaveLength(3);
 	});
 
+	it("blanks a short key only where it stands whole, not inside the words of a message", async () => {
+		fake.script.push({ status: 400, json: { error: { message: "unknown model; key was k" } } });
+		const short = createSender({
+			provider,
+			apiKey: "k",
+			baseUrl: `${url}${suffix}`,
+			maxRetries: 0,
+		});
+		const error = await (await short)(body, signal).catch((e) => e);
+		expect(error).toBeInstanceOf(EvalRequestError);
+		expect(error.message).toContain("unknown model; key was [key]");
+	});
+
 	it("gives up on a hanging server after the timeout, each attempt retried", async () => {
 		fake.script.push({ hang: true }, { hang: true });
 		const error = await (await send({ timeoutMs: 200, maxRetries: 1 }))(body, signal).catch(
