@@ -6,6 +6,7 @@
  * report. `dryRun` stops after the estimate with the requests, as
  * `--dry-run` writes them (dry-run.ts).
  */
+import { basename } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
 import { PRICE_DATABASE, type Prices } from "../replay/prices.js";
 import type { TokenizerName } from "../text/tokenizer.js";
@@ -99,6 +100,16 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
 		s.error === undefined ? [] : [{ file: s.file, error: s.error }],
 	);
 	const diagnostics: Diagnostic[] = sessions.flatMap((s) => s.diagnostics);
+	const idle = sessions.filter(
+		(s) => s.error === undefined && s.calls.length === 0 && (s.dry ?? []).length === 0,
+	);
+	if (idle.length > 0) {
+		const named = idle.slice(0, 3).map((s) => basename(s.file));
+		const more = idle.length > 3 ? `, and ${idle.length - 3} more` : "";
+		o.say(
+			`${idle.length} session(s) with no model call to ask (${named.join(", ")}${more}): left out`,
+		);
+	}
 	if (o.manifest === undefined && calls.length + dry.length > 0) {
 		o.say("no --tools FILE: each request declares the session's tools, with an open object schema");
 	}

@@ -196,6 +196,18 @@ describe("eval", () => {
 		expect(provider.fake.requests).toHaveLength(0);
 	});
 
+	it("says which sessions have no model call to ask, instead of leaving them out without a word", async () => {
+		const dir = tempDir();
+		const agent = readFileSync(writeAgentSession(), "utf8");
+		writeFileSync(join(dir, "agent.jsonl"), agent);
+		writeFileSync(join(dir, "quiet.jsonl"), `${agent.split("\n")[0]}\n`);
+		const run = await runCli(evalArgs(dir, "--calls", "all", "--dry-run"));
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stderr).toMatch(
+			/1 session\(s\) with no model call to ask \(quiet\.jsonl\): left out/,
+		);
+	});
+
 	it("--dry-run writes every request, each as render prints it, a session's context once, and sends nothing", async () => {
 		const file = writeAgentSession();
 		const run = await runCli(evalArgs(file, "--calls", "all", "--vs", "v2", "--dry-run"));
