@@ -64,23 +64,31 @@ export async function createSender(options: ClientOptions): Promise<Send> {
 					`(?<![\\w-])${options.apiKey.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`,
 					"g",
 				);
-	const redact = (text: string) => (whole === undefined ? text : text.replace(whole, "[key]"));
+	const said = {
+		redact: (text: string) => (whole === undefined ? text : text.replace(whole, "[key]")),
+		retries: `after ${common.maxRetries + 1} attempts`,
+		timedOut: `no answer within ${common.timeout < 10_000 ? `${common.timeout} ms` : `${Math.round(common.timeout / 1000)} s`}`,
+	};
 	if (options.provider === "anthropic") {
 		const { default: Anthropic } = await import("@anthropic-ai/sdk");
 		const client = new Anthropic(common);
-		return guarded(options.provider, redact, async (body, signal) =>
+		return guarded(options.provider, said, async (body, signal) =>
 			anthropicAnswer(await client.messages.create(body as never, { signal })),
 		);
 	}
 	const { default: OpenAI } = await import("openai");
 	const client = new OpenAI(common);
-	return guarded(options.provider, redact, async (body, signal) =>
+	return guarded(options.provider, said, async (body, signal) =>
 		openaiAnswer(await client.chat.completions.create(body as never, { signal })),
 	);
 }
 
 /** `send` with every failure turned into an {@link EvalRequestError} whose text holds no key. */
-function guarded(provider: Provider, redact: (text: string) => string, send: Send): Send {
+function guarded(
+	provider: Provider,
+	said: { redact: (text: string) => string; retries: string; timedOut: string },
+	send: Send,
+): Send {
 	return async (body, signal) => {
 		try {
 			return await send(body, signal);
@@ -94,13 +102,13 @@ function guarded(provider: Provider, redact: (text: string) => string, send: Sen
 					: error instanceof SyntaxError
 						? `malformed ${provider} response: not JSON (${e.message})`
 						: /Timeout/.test(name)
-							? `request timed out (after ${MAX_RETRIES} retries)`
+							? `request timed out: ${said.timedOut} (${said.retries})`
 							: /Connection/.test(name)
-								? `connection error: ${e.message} (after ${MAX_RETRIES} retries)`
+								? `connection error: ${e.message} (${said.retries})`
 								: typeof e?.status === "number"
 									? e.message
 									: `${name}: ${e?.message ?? String(error)}`;
-			throw new EvalRequestError(redact(text));
+			throw new EvalRequestError(said.redact(text));
 		}
 	};
 }

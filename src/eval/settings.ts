@@ -61,7 +61,7 @@ export type BodyOf = (context: RequestContext, settings: RequestSettings) => Req
 /** How many times the SDK retries a failed request (its default, said here so the docs can say it). */
 export const MAX_RETRIES = 2;
 /** How long one attempt may take before it is abandoned (and retried). */
-export const DEFAULT_TIMEOUT_MS = 600_000;
+export const DEFAULT_TIMEOUT_MS = 300_000;
 export const DEFAULT_MAX_TOKENS = 4096;
 
 /** An object schema any arguments fit: a tool known only by its name. */

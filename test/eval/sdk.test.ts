@@ -153,7 +153,7 @@ describe.each([
 		const error = await (await send({ timeoutMs: 200, maxRetries: 1 }))(body, signal).catch(
 			(e) => e,
 		);
-		expect(error.message).toMatch(/timed out/);
+		expect(error.message).toMatch(/timed out: no answer within 200 ms \(after 2 attempts\)/);
 		expect(fake.requests).toHaveLength(2);
 	});
 
