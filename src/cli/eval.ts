@@ -19,7 +19,7 @@ import { escapeJsonControl } from "../text/terminal.js";
 import { defineCommand } from "./command.js";
 import { EVAL } from "./commands/eval.js";
 import { checkSide, corpusFiles, displayPath } from "./corpus.js";
-import { type Io, printJson, readOptionFile } from "./io.js";
+import { checkWritable, type Io, printJson, readOptionFile } from "./io.js";
 import { commandTask, runPool } from "./pool.js";
 import { vsSide } from "./replay.js";
 import { baseUrlOption, samplingOptions } from "./request-options.js";
@@ -62,6 +62,8 @@ export const evalCommand = defineCommand(EVAL, async ({ values, positionals }, i
 	const stop = () => controller.abort();
 	process.once("SIGINT", stop);
 	const tty = io.stderrIsTTY === true;
+	// Before anything is sent: a report that could not be written would be lost after paying for it.
+	if (values.out !== undefined) checkWritable(values.out, "cannot write the report");
 	try {
 		const outcome = await runEval({
 			files,

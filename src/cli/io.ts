@@ -4,7 +4,8 @@
  * JSON (stderr's diagnostics are voice.ts's).
  */
 import { constants } from "node:buffer";
-import { readFileSync } from "node:fs";
+import { accessSync, existsSync, constants as fs, readFileSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { ContextError } from "../errors.js";
 import { ioError } from "../log/read.js";
 import { writeJson } from "../text/json-writer.js";
@@ -107,5 +108,22 @@ export function readOptionFile(path: string, what: string): string {
 		return readFileSync(path, "utf8");
 	} catch (error) {
 		throw ioError(path, error, `cannot read ${what}`);
+	}
+}
+
+/**
+ * Fails now, not after the work, when `file` could not be written (its
+ * folder missing or read-only, or a folder in its place): `what` says what
+ * it was to be, as the error would.
+ */
+export function checkWritable(file: string, what: string): void {
+	try {
+		if (existsSync(file) && statSync(file).isDirectory())
+			throw Object.assign(new Error(), { code: "EISDIR" });
+		if (!statSync(dirname(file)).isDirectory())
+			throw Object.assign(new Error(), { code: "ENOTDIR" });
+		accessSync(existsSync(file) ? file : dirname(file), fs.W_OK);
+	} catch (error) {
+		throw ioError(file, error, what);
 	}
 }

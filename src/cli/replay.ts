@@ -1,6 +1,6 @@
 /** `theway-context replay`: what every model call of a session costs, cached and uncached. */
-import { accessSync, constants, existsSync, statSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { ioError } from "../log/read.js";
 import { calibrate, uncalibrated } from "../replay/calibrate.js";
 import { formatCalibration, formatSession, formatSummary } from "../replay/format.js";
@@ -19,7 +19,7 @@ import {
 	showResult,
 	sideOf,
 } from "./corpus.js";
-import { type Io, printJson } from "./io.js";
+import { checkWritable, type Io, printJson } from "./io.js";
 import type { Parsed } from "./options.js";
 import { commandTask, runPool } from "./pool.js";
 import type { RevisionFolder } from "./revision.js";
@@ -57,7 +57,7 @@ async function replay(
 		if (table === undefined)
 			throw usageError("--calibrate fits a table: give --tokenizer auto or a table FILE");
 		units = uncalibrated(table);
-		checkWritable(calibration);
+		checkWritable(calibration, "cannot write the tokenizer table");
 	}
 	const templates = values.templates ?? DEFAULT_TEMPLATES_DIR;
 	const version = values["template-version"];
@@ -141,17 +141,6 @@ async function replay(
 		io.stdout(`${values.summary ? "" : "\n"}${formatSummary(summary, results, color)}`);
 	}
 	return summary.failed > 0 ? 1 : 0;
-}
-
-/** Fails now, not after the replay, when the table could not be written at `file`. */
-function checkWritable(file: string): void {
-	try {
-		if (existsSync(file) && statSync(file).isDirectory())
-			throw Object.assign(new Error(), { code: "EISDIR" });
-		accessSync(existsSync(file) ? file : dirname(file), constants.W_OK);
-	} catch (error) {
-		throw ioError(file, error, "cannot write the tokenizer table");
-	}
 }
 
 /** `--vs` as eval takes it: a set of `templates` or a templates folder. */

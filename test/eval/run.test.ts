@@ -41,13 +41,18 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("eval", () => {
-	it("refuses a cache folder it cannot make before sending anything", async () => {
+	it("refuses a cache folder it cannot make, or a report it cannot write, before sending anything", async () => {
 		const file = writeAgentSession();
 		const blocked = join(tempDir(), "a-file");
 		writeFileSync(blocked, "");
 		const run = await runCli(evalArgs(file, "--cache", join(blocked, "cache")));
 		expect(run.code).toBe(1);
 		expect(run.stderr).toMatch(/cannot make the response cache's folder/);
+		expect(provider.fake.requests).toHaveLength(0);
+		// So is a report it could not write.
+		const out = await runCli(evalArgs(file, "--out", join(blocked, "report.txt")));
+		expect(out.code).toBe(1);
+		expect(out.stderr).toMatch(/cannot write the report/);
 		expect(provider.fake.requests).toHaveLength(0);
 	});
 
