@@ -164,7 +164,7 @@ export function treeCalls(
 }
 
 /** What the log's `import_source` entry (its first) says, when it was imported. */
-function importSource(tree: SessionTree): Record<string, unknown> | undefined {
+export function importSource(tree: SessionTree): Record<string, unknown> | undefined {
 	if (tree.size === 0) return undefined;
 	if (tree.entries.everLetGo) tree.entries.materialize([0]);
 	const first = tree.entry(0) as { customType?: unknown; data?: unknown };

@@ -9,7 +9,6 @@
  * adds, not of the whole branch.
  */
 import type { Diagnostic } from "../errors.js";
-import { IMPORT_SOURCE } from "../import/entries.js";
 import { readForeign } from "../import/foreign.js";
 import { Kind } from "../log/kinds.js";
 import { OpenLog, type RecordedCall } from "../log/open-log.js";
@@ -23,7 +22,7 @@ import { projectBranch } from "../session/project.js";
 import { NONE, SessionTree } from "../session/tree.js";
 import type { TemplateSet } from "../templates/set.js";
 import { deriveSummary, deriveSystemView } from "../view/derive.js";
-import { treeCalls } from "./bill.js";
+import { importSource, treeCalls } from "./bill.js";
 
 /**
  * One model call: the assistant message that answered, and the context it
@@ -94,6 +93,7 @@ export class SessionWalk {
 		this.log.readSync();
 		this.answers = assistantsOnBranch(this.log.sink);
 		const root = branchRoot(this.log.sink);
+		if (root !== NONE && this.log.sink.entries.everLetGo) this.log.sink.entries.materialize([root]);
 		if (root !== NONE && isAssistant(this.log.sink, root)) {
 			const line = this.log.sink.line(root);
 			this.projected.set(`answer_without_context:${line}`, {
@@ -146,11 +146,7 @@ export class SessionWalk {
 
 	/** The sub-agent ids a Claude Code session names (its `import_source` entry), converted or imported. */
 	agentIds(): string[] {
-		const tree = this.log.sink;
-		if (tree.size === 0) return [];
-		if (tree.entries.everLetGo) tree.entries.materialize([0]);
-		const first = tree.entry(0) as { customType?: unknown; data?: { subagents?: unknown } };
-		const list = first.customType === IMPORT_SOURCE ? first.data?.subagents : undefined;
+		const list = importSource(this.log.sink)?.subagents;
 		if (!Array.isArray(list)) return [];
 		return list.flatMap((s) =>
 			s !== null && typeof s === "object" && typeof s.agentId === "string" ? [s.agentId] : [],
@@ -298,9 +294,9 @@ function branchRoot(tree: SessionTree): number {
 	return x;
 }
 
+/** Whether entry `i` (materialized) is an assistant message. */
 function isAssistant(tree: SessionTree, i: number): boolean {
 	if (tree.kind(i) !== Kind.Message) return false;
-	if (tree.entries.everLetGo) tree.entries.materialize([i]);
 	const message = (tree.entry(i) as { message?: unknown }).message;
 	return (
 		message !== null &&
