@@ -109,7 +109,12 @@ function readSet(
 	const candidates = [dir, ...parents].map((d) => join(d, CATEGORIES_FILE));
 	const categoriesFile = candidates.find((f) => existsSync(f));
 	if (categoriesFile === undefined) {
-		throw new ContextError("io", "no categories.yaml for this template set", { file: dir });
+		const looked = candidates.map((f) => dirname(f)).join(", ");
+		throw new ContextError(
+			"io",
+			`no categories.yaml for this template set (looked in ${looked}): a set uses its own, or the one beside its templates folder; a copy of a templates folder needs that file too (the package's is ${join(PACKAGE_ROOT, CATEGORIES_FILE)})`,
+			{ file: dir },
+		);
 	}
 	return {
 		version: basename(dir),

@@ -4,13 +4,13 @@
  * bundled set and asserts the code, the file, the line and the message.
  */
 import { cpSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ContextError, type Diagnostic } from "../../src/index.js";
 import { TemplateRegistry } from "../../src/library.js";
 import { compileTemplateSet } from "../../src/templates/compile.js";
-import { compareVersions, readTemplateSets } from "../../src/templates/load.js";
+import { compareVersions, PACKAGE_ROOT, readTemplateSets } from "../../src/templates/load.js";
 import { editLastLine, templateSet } from "../support/template-sets.js";
 
 function compileError(changes: Parameters<typeof templateSet>[0]): ContextError {
@@ -264,6 +264,22 @@ describe("set folders", () => {
 			["ignored_folder", join(dir, "v2-wip")],
 		]);
 		expect(new TemplateRegistry(dir).get().version).toBe("v1");
+	});
+
+	it("a set with no categories.yaml in reach names where it looked and the file to copy", () => {
+		const dir = templateSet({ "categories.yaml": null });
+		const e = (() => {
+			try {
+				readTemplateSets(dir);
+			} catch (error) {
+				return error;
+			}
+		})();
+		expect(e).toBeInstanceOf(ContextError);
+		const { code, file, message } = e as ContextError;
+		expect({ code, file }).toEqual({ code: "io", file: join(dir, "v1") });
+		for (const looked of [join(dir, "v1"), dir, dirname(dir)]) expect(message).toContain(looked);
+		expect(message).toContain(join(PACKAGE_ROOT, "categories.yaml"));
 	});
 
 	it("order numerically: v10 is newer than v9", () => {
