@@ -90,6 +90,7 @@ export const TOOL_CODES = [
 	"max_cost",
 	"bad_units",
 	"shadowed_price",
+	"unused_price",
 ] as const;
 
 /** A code the library's callers can get, as an error or a warning. */

@@ -5,7 +5,7 @@ import { ioError } from "../log/read.js";
 import { calibrate, uncalibrated } from "../replay/calibrate.js";
 import { formatCalibration, formatSession, formatSummary } from "../replay/format.js";
 import { createTask, type ReplayInit } from "../replay/pool.js";
-import { PRICE_DATABASE, readPrices } from "../replay/prices.js";
+import { PRICE_DATABASE, readPrices, unusedPrices } from "../replay/prices.js";
 import type { ReplaySide } from "../replay/replay.js";
 import { summarize } from "../replay/summary.js";
 import { DEFAULT_TEMPLATES_DIR } from "../templates/load.js";
@@ -93,6 +93,8 @@ async function replay(
 		r.subagents = r.subagents.map((f) => displayPath(f, io.cwd));
 	}
 	for (const r of results) printWarnings(io, r.notes.diagnostics, values.quiet);
+	if (prices !== undefined && results.some((r) => r.error === undefined))
+		printWarnings(io, unusedPrices(prices, results.flatMap((r) => r.notes.priced)), values.quiet);
 	// Each session that could not be replayed is said on stderr, whatever the format of the report.
 	printFailures(io, results);
 	if (calibration !== undefined && table !== undefined) {

@@ -44,6 +44,8 @@ export interface PriceTable {
 	file: string;
 	date?: string;
 	models: Price[];
+	/** Where each entry's `match` is, in the order of `models`. */
+	at: { line: number; column: number }[];
 	warnings: Diagnostic[];
 }
 
@@ -100,8 +102,27 @@ export function parsePrices(text: string, file: string): PriceTable {
 		file,
 		...(table.date === undefined ? {} : { date: table.date }),
 		models: table.models,
+		at: table.models.map((_, i) => parsed.locate(["models", i, "match"])),
 		warnings,
 	};
+}
+
+/** A warning at each entry of `table` that priced none of the calls (`priced`: the indices of those that did). */
+export function unusedPrices(table: PriceTable, priced: Iterable<number>): Diagnostic[] {
+	const used = new Set(priced);
+	return table.models.flatMap((entry, i) =>
+		used.has(i)
+			? []
+			: [
+					{
+						code: "unused_price" as const,
+						severity: "warning" as const,
+						message: `the entry ${JSON.stringify(entry.match)}${entry.provider === undefined ? "" : ` (provider ${JSON.stringify(entry.provider)})`} priced no call of these sessions`,
+						file: table.file,
+						...table.at[i],
+					},
+				],
+	);
 }
 
 /** Whether `first` fits every call `later` fits: its glob covers the other's, its provider too. */
@@ -123,7 +144,12 @@ export function priceOf(
 	model: string,
 	provider: string | undefined,
 ): Price | undefined {
-	return table.models.find(
+	return table.models[entryOf(table, model, provider)];
+}
+
+/** The index of {@link priceOf}'s entry; -1 for none. */
+function entryOf(table: PriceTable, model: string, provider: string | undefined): number {
+	return table.models.findIndex(
 		(p) => globMatches(p.match, model) && (p.provider === undefined || p.provider === provider),
 	);
 }
@@ -169,14 +195,19 @@ export class Prices {
 	/** Each database price met, once calcPrice has priced a call at it: its plan, or undefined (calcPrice's alone). */
 	private readonly plans = new Map<ModelPrice, PricePlan | undefined>();
 
+	/** The indices of the override table's entries that priced a call. */
+	readonly priced = new Set<number>();
+
 	constructor(readonly overrides?: PriceTable) {}
 
 	/** What the call cost in dollars; undefined when neither the table nor the database knows the model. */
 	costOf(query: PriceQuery): number | undefined {
 		const { model, provider, usage } = query;
-		const entry =
-			this.overrides === undefined ? undefined : priceOf(this.overrides, model, provider);
-		if (entry !== undefined) return costAt(entry, usage);
+		const at = this.overrides === undefined ? -1 : entryOf(this.overrides, model, provider);
+		if (at >= 0) {
+			this.priced.add(at);
+			return costAt((this.overrides as PriceTable).models[at] as Price, usage);
+		}
 		const date = query.date instanceof Date ? query.date : new Date(query.date);
 		if (Number.isNaN(date.getTime())) return undefined;
 		const resolved = this.resolve(provider, model, date);

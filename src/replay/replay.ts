@@ -12,7 +12,18 @@ import type { TemplateSet } from "../templates/set.js";
 import type { Tokenizer } from "../text/tokenizer.js";
 import { type Billed, billOf, fileCalls, inModelsPlace, subagentFiles } from "./bill.js";
 import { CallCounter } from "./count.js";
-import { type Fit, type FitPoint, fitOf, growths, type Recorded, recordedPrompt } from "./fit.js";
+import { type Fit, type FitPoint, fitOf, growths, recordedPrompt } from "./fit.js";
+import {
+	changeOf,
+	type ReplayCall,
+	type ReplayChange,
+	type ReplayTotal,
+	recordedOf,
+	totalOf,
+} from "./totals.js";
+
+export type { ReplayCall, ReplayChange, ReplayTotal } from "./totals.js";
+
 import type { Prices } from "./prices.js";
 import { type CallContext, SessionWalk, type WalkOptions } from "./walk.js";
 
@@ -22,40 +33,6 @@ export interface ReplaySide {
 	version?: string;
 	/** How the set is named in the report (default: its version). */
 	label?: string;
-}
-
-/** One model call, as the report lists it. */
-export interface ReplayCall {
-	index: number;
-	entryId: string;
-	model: string | null;
-	contextTokens: number;
-	cachedTokens: number;
-	newTokens: number;
-	outputTokens: number | null;
-	recorded: Recorded | null;
-	cost: number | null;
-	/** The unit of the call's token figures: an encoding (`o200k`) or a family's estimate (`claude~`). */
-	unit: string;
-}
-
-/** A list of calls summed. */
-export interface ReplayTotal {
-	calls: number;
-	contextTokens: number;
-	cachedTokens: number;
-	newTokens: number;
-	outputTokens: number;
-	/** Null when any call's cost is unknown (never a partial sum). */
-	cost: number | null;
-}
-
-/** What the second set changes: its total minus the first's. */
-export interface ReplayChange {
-	contextTokens: number;
-	cachedTokens: number;
-	newTokens: number;
-	cost: number | null;
 }
 
 /** One session replayed, as the report lists it (`notes` aside). */
@@ -79,6 +56,8 @@ export interface SessionReplay {
 	 */
 	notes: {
 		unpriced: string[];
+		/** The indices of the `--prices` table's entries that priced a call (so far, in this replayer). */
+		priced: number[];
 		growth: GrowthGroup[];
 		diagnostics: Diagnostic[];
 	};
@@ -152,7 +131,7 @@ export class Replayer {
 
 	/** The replay of one session; a failure to read or render it is its `error`. */
 	replay(file: string): SessionReplay {
-		const notes: SessionReplay["notes"] = { unpriced: [], growth: [], diagnostics: [] };
+		const notes: SessionReplay["notes"] = { unpriced: [], priced: [], growth: [], diagnostics: [] };
 		const empty = {
 			calls: [],
 			total: totalOf([]),
@@ -188,6 +167,7 @@ export class Replayer {
 				};
 			}
 			for (const d of walk.diagnostics()) notes.diagnostics.push(d);
+			notes.priced = [...this.prices.priced];
 			return out;
 		} catch (error) {
 			if (!(error instanceof ContextError)) throw error;
@@ -358,42 +338,4 @@ function modelOf(
 				? h.provider
 				: undefined;
 	return { model, provider };
-}
-
-/** The usage an assistant message records (pi: `usage`), each field or null; null without one. */
-export function recordedOf(usage: unknown): Recorded | null {
-	if (usage === null || typeof usage !== "object") return null;
-	const u = usage as Record<string, unknown>;
-	// A field that is no token count (./bill.ts warns of it) is not recorded.
-	const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null);
-	const r = {
-		input: num(u.input),
-		cacheRead: num(u.cacheRead),
-		cacheWrite: num(u.cacheWrite),
-		output: num(u.output),
-	};
-	return Object.values(r).every((v) => v === null) ? null : r;
-}
-
-/** The totals of a list of calls. */
-export function totalOf(calls: readonly ReplayCall[]): ReplayTotal {
-	const sum = (f: (c: ReplayCall) => number) => calls.reduce((s, c) => s + f(c), 0);
-	return {
-		calls: calls.length,
-		contextTokens: sum((c) => c.contextTokens),
-		cachedTokens: sum((c) => c.cachedTokens),
-		newTokens: sum((c) => c.newTokens),
-		outputTokens: sum((c) => c.outputTokens ?? 0),
-		cost: calls.some((c) => c.cost === null) ? null : sum((c) => c.cost ?? 0),
-	};
-}
-
-/** `b` minus `a`. */
-export function changeOf(a: ReplayTotal, b: ReplayTotal): ReplayChange {
-	return {
-		contextTokens: b.contextTokens - a.contextTokens,
-		cachedTokens: b.cachedTokens - a.cachedTokens,
-		newTokens: b.newTokens - a.newTokens,
-		cost: a.cost === null || b.cost === null ? null : b.cost - a.cost,
-	};
 }

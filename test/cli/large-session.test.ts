@@ -142,6 +142,7 @@ describe("reports folding a value per message or per call", () => {
 			subagents: [],
 			notes: {
 				unpriced: [],
+				priced: [],
 				growth: [{ provider: "anthropic", family: "claude", pairs }],
 				diagnostics: [],
 			},

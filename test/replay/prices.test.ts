@@ -208,6 +208,27 @@ describe("replay's costs", () => {
 		}
 	});
 
+	it("warns of each --prices entry that priced no call, at its line; one that did is not named", async () => {
+		const dir = tempDir();
+		const file = join(dir, "prices.yaml");
+		const entry = (match: string, provider?: string) =>
+			`  - match: "${match}"\n${provider === undefined ? "" : `    provider: ${provider}\n`}    input: 1\n    output: 2\n`;
+		writeFileSync(
+			file,
+			`models:\n${entry("unheard-*", "other")}${entry("unheard-of-*")}${entry("unheard-of-model")}${entry("gpt-9")}`,
+		);
+		const result = await runCli(["replay", log(), "--format", "json", "--prices", file]);
+		expect(result.code, result.stderr).toBe(0);
+		const warned = result.stderr.split("\n").filter((l) => l.includes("priced no call"));
+		expect(warned.map((l) => l.match(/prices\.yaml:(\d+):/)?.[1])).toEqual(["2", "9", "12"]);
+		expect(warned.join("\n")).not.toContain('"unheard-of-*"');
+		const quiet = await runCli(["replay", log(), "--quiet", "--prices", file]);
+		expect(quiet.stderr).toBe("");
+		// Without a session replayed, nothing was priced and nothing is said of the entries.
+		const failed = await runCli(["replay", join(dir, "none.jsonl"), "--prices", file]);
+		expect(failed.stderr).not.toContain("priced no call");
+	});
+
 	it("refuses a bad --prices file, located", async () => {
 		const dir = tempDir();
 		const file = join(dir, "prices.yaml");

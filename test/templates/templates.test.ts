@@ -268,13 +268,12 @@ describe("set folders", () => {
 
 	it("a set with no categories.yaml in reach names where it looked and the file to copy", () => {
 		const dir = templateSet({ "categories.yaml": null });
-		const e = (() => {
-			try {
-				readTemplateSets(dir);
-			} catch (error) {
-				return error;
-			}
-		})();
+		let e: unknown;
+		try {
+			readTemplateSets(dir);
+		} catch (error) {
+			e = error;
+		}
 		expect(e).toBeInstanceOf(ContextError);
 		const { code, file, message } = e as ContextError;
 		expect({ code, file }).toEqual({ code: "io", file: join(dir, "v1") });
