@@ -57,17 +57,19 @@ export function describeMove(
 	return text === "" ? "(empty)" : `“${clip(text.replace(/\s+/g, " ").trim(), 50)}”`;
 }
 
-/** Every run of the report (both sets), grouped by session, in call order. */
+/**
+ * Every run of the report (both sets), grouped by session in the report's
+ * order (the JSON's), each session's in call order, the first set's run of
+ * a call and sample before the second's.
+ */
 function bySession(report: EvalReport): Map<string, EvalRun[]> {
 	const out = new Map<string, EvalRun[]>();
-	const all = [...report.runs, ...(report.vs?.runs ?? [])].sort(
-		(a, b) => a.index - b.index || a.sample - b.sample,
-	);
-	for (const run of all) {
+	for (const run of [...report.runs, ...(report.vs?.runs ?? [])]) {
 		const list = out.get(run.file) ?? [];
 		list.push(run);
 		out.set(run.file, list);
 	}
+	for (const runs of out.values()) runs.sort((a, b) => a.index - b.index || a.sample - b.sample);
 	return out;
 }
 
@@ -113,8 +115,11 @@ export function formatText(report: EvalReport, color: boolean): string {
 		}
 		out.push("");
 	}
+	const [a, b] = [report.set ?? "own set", report.vs?.set ?? ""].map(esc);
 	for (const f of report.summary.flips) {
-		out.push(`flip: ${esc(f.file)} call ${f.index} sample ${f.sample}: ${esc(f.a)} → ${esc(f.b)}`);
+		out.push(
+			`flip: ${esc(f.file)} call ${f.index} sample ${f.sample}: ${esc(f.a)} (${a}) → ${esc(f.b)} (${b})`,
+		);
 	}
 	out.push(...summaryLines(report).map((l) => c.bold(l)));
 	return `${out.join("\n")}\n`;
@@ -128,7 +133,7 @@ export function formatMarkdown(report: EvalReport): string {
 		out.push(
 			"### Flips",
 			"",
-			"| session | call | sample | a | b |",
+			`| session | call | sample | ${cell(report.set ?? "own set")} | ${cell(report.vs?.set ?? "")} |`,
 			"| --- | --- | --- | --- | --- |",
 		);
 		for (const f of report.summary.flips) {

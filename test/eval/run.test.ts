@@ -114,7 +114,7 @@ describe("eval", () => {
 			{ file: expect.any(String), index: 2, sample: 0, a: "read", b: "(text)" },
 		]);
 		const text = await runCli(evalArgs(file, "--calls", "0", "--vs", "v2", "--no-cache"));
-		expect(text.stdout).toMatch(/flip: .* call 0 sample 0: read → \(text\)/);
+		expect(text.stdout).toMatch(/flip: .* call 0 sample 0: read \(v1\) → \(text\) \(v2\)/);
 		expect(text.stdout).toMatch(/flips: 1/);
 	});
 
