@@ -90,8 +90,14 @@ function guarded(
 	send: Send,
 ): Send {
 	return async (body, signal) => {
+		// The SDKs add an abort listener to the signal they are given and keep it: each request
+		// gets a signal of its own, tied to the run's for as long as the request lasts.
+		const own = new AbortController();
+		const stop = () => own.abort(signal.reason);
+		if (signal.aborted) own.abort(signal.reason);
+		else signal.addEventListener("abort", stop, { once: true });
 		try {
-			return await send(body, signal);
+			return await send(body, own.signal);
 		} catch (error) {
 			if (signal.aborted) throw new EvalRequestError("stopped before an answer came", true);
 			const e = error as Error & { status?: unknown };
@@ -109,6 +115,8 @@ function guarded(
 									? e.message
 									: `${name}: ${e?.message ?? String(error)}`;
 			throw new EvalRequestError(said.redact(text));
+		} finally {
+			signal.removeEventListener("abort", stop);
 		}
 	};
 }

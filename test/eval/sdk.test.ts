@@ -5,6 +5,7 @@
  * retry-after, 500, a timeout, a malformed body and a dropped connection
  * end as documented; and the key reaches neither an error nor the output.
  */
+import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSender, EvalRequestError } from "../../src/eval/client.js";
 import { runCli } from "../support/cli.js";
@@ -146,6 +147,21 @@ describe.each([
 		const error = await (await short)(body, signal).catch((e) => e);
 		expect(error).toBeInstanceOf(EvalRequestError);
 		expect(error.message).toContain("unknown model; key was [key]");
+	});
+
+	it("leaves no listener on the run's signal after a request, and a stop still ends one", async () => {
+		const run = new AbortController();
+		const sender = await send();
+		for (let i = 0; i < 12; i++) await sender(body, run.signal);
+		expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+		fake.script.push({ hang: true });
+		const pending = sender(body, run.signal).catch((e) => e);
+		while (fake.requests.length < 13) await new Promise((r) => setTimeout(r, 10));
+		run.abort();
+		const error = await pending;
+		expect(error).toBeInstanceOf(EvalRequestError);
+		expect(error.message).toBe("stopped before an answer came");
+		expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
 	});
 
 	it("gives up on a hanging server after the timeout, each attempt retried", async () => {
