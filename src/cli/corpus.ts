@@ -98,7 +98,12 @@ export function sessionFiles(path: string): string[] {
 export function corpusFiles(positionals: readonly string[], cwd: string): string[] {
 	if (positionals.includes("-"))
 		throw usageError("- (standard input) is no session file here: give files or folders");
-	return [...new Set(positionals.flatMap((p) => sessionFiles(resolve(cwd, p))))];
+	const paths = positionals.map((p) => resolve(cwd, p));
+	// A path that is not there, beside others that are, is a session the command cannot read:
+	// it goes on past it, says so and exits 1, as for any other such session. Only when none is there does it stop here.
+	if (paths.some((p) => existsSync(p)))
+		return [...new Set(paths.flatMap((p) => (existsSync(p) ? sessionFiles(p) : [p])))];
+	return [...new Set(paths.flatMap(sessionFiles))];
 }
 
 export function isDirectory(path: string): boolean {

@@ -125,6 +125,17 @@ async function compareSides(
 		(r) => r.error !== undefined && revisions.unbuilt.includes(r.error),
 	);
 	for (const r of results) printWarnings(io, r.warnings, values.quiet);
+	// Each session that could not be compared is said on stderr, whatever the format of the report.
+	printFailures(
+		io,
+		results.filter((r) => !unbuilt.includes(r)),
+	);
+	if (unbuilt.length > 0) {
+		const n = unbuilt.length;
+		io.stderr(
+			`diff: ${n} session${n === 1 ? "" : "s"} not compared (${n === 1 ? "its" : "their"} set above cannot be built): ${escapeControl(namedFew(unbuilt.map((r) => r.file)))}\n`,
+		);
+	}
 	const summary = summarize(results);
 	if (format === "json") {
 		printJson(
@@ -150,16 +161,6 @@ async function compareSides(
 	} else {
 		const color = io.stdoutIsTTY === true;
 		const { full } = values;
-		printFailures(
-			io,
-			results.filter((r) => !unbuilt.includes(r)),
-		);
-		if (unbuilt.length > 0) {
-			const n = unbuilt.length;
-			io.stderr(
-				`diff: ${n} session${n === 1 ? "" : "s"} not compared (${n === 1 ? "its" : "their"} set above cannot be built): ${escapeControl(namedFew(unbuilt.map((r) => r.file)))}\n`,
-			);
-		}
 		const [lone] = results;
 		if (values.stat) io.stdout(formatStat(results, color));
 		else if (results.length === 1 && lone?.error === undefined)

@@ -1,6 +1,6 @@
 /**
  * `theway-context replay` on the command line: the JSON shape, a folder with
- * a damaged log (reported, the others replayed), `--vs` over a folder, the
+ * a damaged log or a path not there (reported, the others replayed), `--vs` over a folder, the
  * text report ending with its chart, and usage errors.
  */
 import { copyFileSync, writeFileSync } from "node:fs";
@@ -97,6 +97,24 @@ describe("replay --format json", () => {
 		const dir = folder();
 		const twice = await runCli(["replay", dir, join(dir, "a.jsonl"), "--format", "json"]);
 		expect(JSON.parse(twice.stdout).summary).toMatchObject({ sessions: 3, failed: 1 });
+	});
+
+	it("goes on past a named path that is not there, as past a log it cannot read; stops when none is", async () => {
+		const dir = folder();
+		const missing = join(dir, "gone.jsonl");
+		for (const args of [
+			["replay", join(dir, "a.jsonl"), missing, "--format", "json"],
+			["diff", join(dir, "a.jsonl"), missing, "--from", "v1", "--to", "v2", "--format", "json"],
+		]) {
+			const result = await runCli(args);
+			expect(result.code, args[0]).toBe(1);
+			expect(result.stderr).toMatch(/gone\.jsonl: error: .*no such file/);
+			expect(result.stdout).toContain("a.jsonl");
+		}
+		const none = await runCli(["replay", missing, join(dir, "gone2.jsonl")]);
+		expect(none.code).toBe(1);
+		expect(none.stdout).toBe("");
+		expect(none.stderr).toMatch(/gone\.jsonl: error: no such file or folder\n$/);
 	});
 
 	it("--vs over a folder: each session's calls under both sets, and the change", async () => {
