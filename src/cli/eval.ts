@@ -1,5 +1,6 @@
 /** `theway-context eval`: what a template change does to the model's next move, on real sessions. */
 import { closeSync, openSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { ContextError } from "../errors.js";
 import { type AssertTests, parseAssertions } from "../eval/assertions.js";
 import { defaultCacheDir } from "../eval/cache.js";
@@ -19,7 +20,7 @@ import { escapeJsonControl } from "../text/terminal.js";
 import { defineCommand } from "./command.js";
 import { EVAL } from "./commands/eval.js";
 import { checkSide, corpusFiles, displayPath } from "./corpus.js";
-import { checkWritable, type Io, printJson, readOptionFile } from "./io.js";
+import { checkNotRead, checkWritable, type Io, printJson, readOptionFile } from "./io.js";
 import { commandTask, runPool } from "./pool.js";
 import { vsSide } from "./replay.js";
 import { baseUrlOption, samplingOptions } from "./request-options.js";
@@ -63,7 +64,10 @@ export const evalCommand = defineCommand(EVAL, async ({ values, positionals }, i
 	process.once("SIGINT", stop);
 	const tty = io.stderrIsTTY === true;
 	// Before anything is sent: a report that could not be written would be lost after paying for it.
-	if (values.out !== undefined) checkWritable(values.out, "cannot write the report");
+	if (values.out !== undefined) {
+		checkNotRead("--out", resolve(io.cwd, values.out), files);
+		checkWritable(values.out, "cannot write the report");
+	}
 	try {
 		const outcome = await runEval({
 			files,

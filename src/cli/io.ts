@@ -4,7 +4,14 @@
  * JSON (stderr's diagnostics are voice.ts's).
  */
 import { constants } from "node:buffer";
-import { accessSync, existsSync, constants as fs, readFileSync, statSync } from "node:fs";
+import {
+	accessSync,
+	existsSync,
+	constants as fs,
+	readFileSync,
+	realpathSync,
+	statSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { ContextError } from "../errors.js";
 import { ioError } from "../log/read.js";
@@ -109,6 +116,26 @@ export function readOptionFile(path: string, what: string): string {
 	} catch (error) {
 		throw ioError(path, error, `cannot read ${what}`);
 	}
+}
+
+/**
+ * Refuses an output path that is one of the session files the command
+ * reads (links followed): `option FILE` would write over a session log.
+ */
+export function checkNotRead(option: string, file: string, reads: readonly string[]): void {
+	const real = (path: string) => {
+		try {
+			return realpathSync(path);
+		} catch {
+			return path;
+		}
+	};
+	const out = real(file);
+	const source = reads.find((f) => real(f) === out);
+	if (source !== undefined)
+		throw usageError(
+			`${option} ${file} would write over the session log ${source}, which this command reads: write it elsewhere`,
+		);
 }
 
 /**

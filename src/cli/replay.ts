@@ -19,7 +19,7 @@ import {
 	showResult,
 	sideOf,
 } from "./corpus.js";
-import { checkWritable, type Io, printJson } from "./io.js";
+import { checkNotRead, checkWritable, type Io, printJson } from "./io.js";
 import type { Parsed } from "./options.js";
 import { commandTask, runPool } from "./pool.js";
 import type { RevisionFolder } from "./revision.js";
@@ -67,6 +67,7 @@ async function replay(
 	const prices = values.prices === undefined ? undefined : readPrices(values.prices);
 	printWarnings(io, prices?.warnings ?? [], values.quiet);
 	const files = corpusFiles(positionals, io.cwd);
+	if (calibration !== undefined) checkNotRead("--calibrate", calibration, files);
 	await checkSide(side, "--template-version");
 	if (vs !== undefined) await checkRevisionSide(vs, "--vs", taken);
 
@@ -94,7 +95,14 @@ async function replay(
 	}
 	for (const r of results) printWarnings(io, r.notes.diagnostics, values.quiet);
 	if (prices !== undefined && results.some((r) => r.error === undefined))
-		printWarnings(io, unusedPrices(prices, results.flatMap((r) => r.notes.priced)), values.quiet);
+		printWarnings(
+			io,
+			unusedPrices(
+				prices,
+				results.flatMap((r) => r.notes.priced),
+			),
+			values.quiet,
+		);
 	// Each session that could not be replayed is said on stderr, whatever the format of the report.
 	printFailures(io, results);
 	if (calibration !== undefined && table !== undefined) {

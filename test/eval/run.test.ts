@@ -54,6 +54,13 @@ describe("eval", () => {
 		expect(out.code).toBe(1);
 		expect(out.stderr).toMatch(/cannot write the report/);
 		expect(provider.fake.requests).toHaveLength(0);
+		// Nor a report over a session log it reads.
+		const before = readFileSync(file, "utf8");
+		const over = await runCli(evalArgs(file, "--out", file));
+		expect(over.code).toBe(2);
+		expect(over.stderr).toMatch(/--out .* would write over the session log/);
+		expect(readFileSync(file, "utf8")).toBe(before);
+		expect(provider.fake.requests).toHaveLength(0);
 	});
 
 	it("answers from the cache on a repeated run, sending nothing, and keeps no key on disk", async () => {

@@ -5,7 +5,7 @@
  * unit. Codex's hidden reasoning counts at its recorded size. Sessions and
  * tables of the test's own.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Units } from "../../src/measure/units.js";
@@ -114,6 +114,16 @@ describe("replay --calibrate and --tokenizer FILE", () => {
 		expect(unwritable.code).toBe(1);
 		expect(unwritable.stderr).toMatch(/cannot write the tokenizer table \(.*no such file\)/);
 		expect(unwritable.stdout).toBe("");
+		// Nor over a session log it reads, named or through a link.
+		const before = readFileSync(session, "utf8");
+		const link = join(tempDir(), "link.jsonl");
+		symlinkSync(session, link);
+		for (const target of [session, link]) {
+			const over = await runCli(["replay", session, "--calibrate", target]);
+			expect(over.code).toBe(2);
+			expect(over.stderr).toMatch(/--calibrate .* would write over the session log/);
+		}
+		expect(readFileSync(session, "utf8")).toBe(before);
 	});
 
 	it("reports a bad table at its file, line and column", async () => {
