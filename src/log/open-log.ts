@@ -49,9 +49,8 @@ export interface OpenLogOptions extends ParseOptions {
 	/** How long a FIFO may give nothing before the read fails (default 10 s). */
 	pipeTimeoutMs?: number;
 	/**
-	 * Reads a file of another format (one whose first line is not a session
-	 * header) as a log of ours, converted in memory; undefined when it does
-	 * not recognise the file either. Consulted only once the header is found missing.
+	 * Reads a file of another format (its first line no session header) as a log of ours,
+	 * converted in memory; undefined when it does not know it either. Asked only once the header is found missing.
 	 */
 	foreign?: ForeignReader;
 }
@@ -73,6 +72,8 @@ export interface EntrySink {
 	/** The id and kind of the entry at `index`. */
 	idAt(index: number): string;
 	kindAt(index: number): Kind;
+	/** An entry skipped as invalid (its id, parentId): what names it hangs from its parent. */
+	link?(id: string, parentId: string | null): void;
 	/** The batch is in: resolve what waited for later entries. */
 	finish(): void;
 	/** About `entries` entries are coming (a guess from the file's size). */
@@ -321,6 +322,8 @@ export class OpenLog<S extends EntrySink = EntrySink> implements EntrySource {
 	}
 
 	private deliver(): void {
+		for (const { id, parentId } of this.parser.links) this.sink.link?.(id, parentId);
+		this.parser.links.length = 0;
 		for (const parsed of this.pending) {
 			const index = this.store.push(parsed);
 			this.sink.add(parsed.entry, parsed.kind, index);

@@ -69,6 +69,12 @@ export class LogParser implements LineHandler {
 	/** Too many lines before the header were not JSON: no reader of another format is tried either. */
 	gaveUp = false;
 	private out: ParsedEntry[] = [];
+	/**
+	 * The id and parentId of each entry skipped as invalid that has both: a
+	 * link of the tree still, so that what hangs from it hangs from its parent
+	 * (the reader hands them to its sink, and empties this).
+	 */
+	readonly links: { id: string; parentId: string | null }[] = [];
 
 	constructor(
 		readonly file: string,
@@ -233,10 +239,15 @@ export class LogParser implements LineHandler {
 		migrateEntry(value, this.version, line, state);
 		const verdict = checkEntry(value);
 		if (verdict < 0) {
-			return {
-				code: "bad_entry",
-				reason: report && this.countsOnly() ? "" : rejection(verdict, value),
-			};
+			const { id, parentId } = value;
+			const link =
+				report && typeof id === "string" && (parentId === null || typeof parentId === "string");
+			if (link) this.links.push({ id, parentId });
+			if (report && this.countsOnly()) return { code: "bad_entry", reason: "" };
+			const kept = link
+				? "; its place in the tree is kept: what hangs from it hangs from its parent"
+				: "";
+			return { code: "bad_entry", reason: `${rejection(verdict, value)}${kept}` };
 		}
 		let kind: Kind = Kind.Other;
 		if (verdict === UNKNOWN_TYPE || verdict === UNKNOWN_ROLE) {

@@ -75,6 +75,10 @@ export class SessionTree implements EntrySink {
 	private readonly orphanParents = new Set<string>();
 	/** How many entries earlier batches added: an id among them is an earlier entry's. */
 	private finished = 0;
+	/** The parentId of each entry the log skipped as invalid, by its id: a link of the tree still. */
+	private readonly links = new Map<string, string | null>();
+	/** The links a parent was found through: an entry with one's id now would change that parent. */
+	private readonly usedLinks = new Set<string>();
 
 	constructor(
 		/** The entries' objects and lines, by index. */
@@ -146,7 +150,11 @@ export class SessionTree implements EntrySink {
 		if (i >= this.parentCol.data.length) for (const col of this.columns) col.grow(i + 1);
 		this.ids.push(id);
 		const before = this.byId.set(id, i);
-		if ((before !== undefined && before < this.finished) || this.orphanParents.has(id)) {
+		if (
+			(before !== undefined && before < this.finished) ||
+			this.orphanParents.has(id) ||
+			this.usedLinks.has(id)
+		) {
 			this.rewired = true;
 		}
 		if (before !== undefined) {
@@ -167,6 +175,30 @@ export class SessionTree implements EntrySink {
 		if (!(kind === Kind.Metadata && parentId === null)) this.leaf = i;
 	}
 
+	/** An entry skipped as invalid: an entry whose parentId names it hangs from its parent. */
+	link(id: string, parentId: string | null): void {
+		if (this.orphanParents.has(id)) this.rewired = true;
+		this.links.set(id, parentId);
+	}
+
+	/**
+	 * The entry `parentId` names, through entries skipped as invalid (their
+	 * links): an index, NONE (a skipped root), or undefined (none of either).
+	 */
+	private resolveParent(parentId: string): number | undefined {
+		let id: string | null = parentId;
+		const seen = new Set<string>();
+		while (id !== null && !seen.has(id)) {
+			const found = this.byId.get(id);
+			if (found !== undefined) return found;
+			if (!this.links.has(id)) return undefined;
+			seen.add(id);
+			this.usedLinks.add(id);
+			id = this.links.get(id) as string | null;
+		}
+		return NONE;
+	}
+
 	/** Resolves forward parent references and duplicates; repairs unknown parents and cycles. */
 	finish(): void {
 		const clean = this.unresolved.length === 0 && this.shadowed.size === 0;
@@ -185,7 +217,7 @@ export class SessionTree implements EntrySink {
 		const pending = this.unresolved;
 		this.unresolved = [];
 		for (const { i, parentId } of pending) {
-			const parent = this.byId.get(parentId);
+			const parent = this.resolveParent(parentId);
 			if (parent === undefined) {
 				const reason = `parentId ${JSON.stringify(parentId)} names no entry`;
 				this.repair(

@@ -65,6 +65,27 @@ describe("incremental reload", () => {
 		expect(last.meta.leafId).toBe("u3");
 	});
 
+	it("hangs an appended entry from an invalid one's parent, and reads again when an orphan's parent comes invalid", () => {
+		const invalid = (id: string, parentId: string) => ({
+			...user(id, parentId, "x"),
+			message: { role: "user" },
+		});
+		const path = writeLog([HEADER, user("u1", null, "one"), invalid("x1", "u1")]);
+		const service = new ContextService();
+		same(service, path);
+		appendFileSync(path, line(user("u2", "x1", "two")));
+		expect(same(service, path).messages).toHaveLength(2);
+		// An orphan whose parent is appended later as an invalid entry: a fresh read hangs it from that one's parent.
+		appendFileSync(path, line(user("u3", "x2", "three")));
+		expect(same(service, path).messages).toHaveLength(1);
+		appendFileSync(path, line(invalid("x2", "u2")));
+		const after = same(service, path);
+		expect(after.messages).toHaveLength(3);
+		// ...and an entry appended with the id an invalid one's children were hung through.
+		appendFileSync(path, line(user("x1", null, "the valid x1")) + line(user("u4", "u2", "four")));
+		expect(JSON.stringify(same(service, path).messages)).toContain("the valid x1");
+	});
+
 	it("reads nothing new when nothing was appended, and still equals a fresh load", () => {
 		const path = writeLog([HEADER, user("u1", null, "one")]);
 		const service = new ContextService();
