@@ -19,8 +19,10 @@ const SLICE_BYTES = 32 * 1024;
 export interface LineHandler {
 	/** A complete line of valid UTF-8; `parsed` when the splitter already parsed it as JSON. */
 	onLine(text: string, line: number, offset: number, length: number, parsed?: unknown): void;
-	/** A line that cannot be read as text. Throws, or records the line as skipped. */
-	onBadLine(code: "bad_utf8" | "line_too_long", reason: string, line: number): void;
+	/** A line too long to read. Throws, or records the line as skipped. */
+	onBadLine(code: "line_too_long", reason: string, line: number): void;
+	/** Line `line` holds bytes that are not UTF-8 and is read with each as U+FFFD, as pi reads it: throws, or warns. */
+	onReplacedBytes(line: number): void;
 	/** Whether the header was read: a torn last line is salvaged only after it. */
 	readonly hasHeader: boolean;
 }
@@ -110,8 +112,8 @@ export class LineSplitter {
 			for (let start = 0; start <= last; ) {
 				const nl = buf.indexOf(NEWLINE, start);
 				const bytes = buf.subarray(start, nl);
-				if (isUtf8(bytes)) this.emit(bytes.toString("utf8"), this.offset + start, bytes.length);
-				else this.handler.onBadLine("bad_utf8", "line is not valid UTF-8", ++this.line);
+				if (!isUtf8(bytes)) this.handler.onReplacedBytes(this.line + 1);
+				this.emit(bytes.toString("utf8"), this.offset + start, bytes.length);
 				start = nl + 1;
 			}
 			this.offset += last + 1;
@@ -181,27 +183,26 @@ export class LineSplitter {
 		if (!this.handler.hasHeader) {
 			// Nothing to salvage: the line is read like any other (and its error stops the read).
 			this.offset += rest.length;
-			if (isUtf8(rest)) this.emit(rest.toString("utf8"), this.offset - rest.length, rest.length);
-			else this.handler.onBadLine("bad_utf8", "line is not valid UTF-8", ++this.line);
+			if (!isUtf8(rest)) this.handler.onReplacedBytes(this.line + 1);
+			this.emit(rest.toString("utf8"), this.offset - rest.length, rest.length);
 			this.unterminated = true;
 			return;
 		}
-		let reason = "not valid UTF-8";
-		if (isUtf8(rest)) {
-			const text = rest.toString("utf8");
-			let parsed: { value: unknown } | undefined;
-			try {
-				parsed = { value: text.trim() === "" ? undefined : JSON.parse(text) };
-			} catch {
-				const error = locateJsonError(text);
-				reason = `${error.reason} at column ${error.column}`;
-			}
-			if (parsed !== undefined) {
-				this.offset += rest.length;
-				this.emit(text, this.offset - rest.length, rest.length, parsed);
-				this.unterminated = true;
-				return;
-			}
+		const text = rest.toString("utf8");
+		let parsed: { value: unknown } | undefined;
+		let reason = "";
+		try {
+			parsed = { value: text.trim() === "" ? undefined : JSON.parse(text) };
+		} catch {
+			const error = locateJsonError(text);
+			reason = `${error.reason} at column ${error.column}${isUtf8(rest) ? "" : ", not valid UTF-8"}`;
+		}
+		if (parsed !== undefined) {
+			if (!isUtf8(rest)) this.handler.onReplacedBytes(this.line + 1);
+			this.offset += rest.length;
+			this.emit(text, this.offset - rest.length, rest.length, parsed);
+			this.unterminated = true;
+			return;
 		}
 		// Not consumed: if the writer finishes the line later, a reload reads it whole.
 		this.tornLine = {

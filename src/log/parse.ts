@@ -151,6 +151,12 @@ export class LogParser implements LineHandler {
 		this.reject(code, reason, line);
 	}
 
+	onReplacedBytes(line: number): void {
+		const reason = "the line holds bytes that are not valid UTF-8";
+		if (this.strict) throw new ContextError("bad_utf8", reason, { file: this.file, line });
+		this.diagnostics.warn("bad_utf8", `${reason}: each read as U+FFFD, as pi reads it`, line);
+	}
+
 	/**
 	 * One line to an entry, a failure, or nothing (blank, the header). Also
 	 * used on a line read back from the file, which must parse as it did.

@@ -1,6 +1,6 @@
 /**
  * What the table-driven spec (`test/spec/`) cannot hold as YAML text: bytes
- * that are not UTF-8, and a log of a thousand bad lines. Every other row of
+ * that are not UTF-8 (read as U+FFFD, as pi reads them), and a log of a thousand bad lines. Every other row of
  * the log contract's "Bad input" table is a spec case.
  */
 import { writeFileSync } from "node:fs";
@@ -34,6 +34,26 @@ describe("bytes that are not UTF-8", () => {
 		expect(bundle.meta.diagnostics).toEqual([
 			expect.objectContaining({ code: "torn_line", line: 4, severity: "warning" }),
 		]);
+	});
+
+	it("reads a line with bytes that are not UTF-8 with each as U+FFFD, as pi does, and says so at its line", () => {
+		const cut = Buffer.from([0xe2, 0x82]); // the first two of the three bytes of "€"
+		const [head, tail] = raw(user("u2", "a1", "outXput")).split("X") as [string, string];
+		for (const end of ["\n", ""]) {
+			const path = writeLog("");
+			const middle = Buffer.concat([Buffer.from(head), cut, Buffer.from(`${tail}\n`)]);
+			const [a, b] = raw(user("u3", "u2", "aXb")).split("X") as [string, string];
+			const last = Buffer.concat([Buffer.from(a), Buffer.from([0xff]), Buffer.from(`${b}${end}`)]);
+			writeFileSync(path, Buffer.concat([Buffer.from(GOOD), middle, last]));
+			const bundle = load(path);
+			const texts = JSON.stringify(bundle.messages);
+			expect(texts).toContain("out\uFFFDput");
+			expect(texts).toContain("a\uFFFDb");
+			expect(bundle.meta.diagnostics.map((d) => [d.code, d.line])).toEqual([
+				["bad_utf8", 4],
+				["bad_utf8", 5],
+			]);
+		}
 	});
 
 	it("refuses a middle line that is not UTF-8 in strict mode, with bad_utf8 and its line", () => {
