@@ -2,8 +2,8 @@
  * Which calls of a session eval asks about: `last` (the default), `all`,
  * a list of indices, or `sample:N`, N of them picked by a generator seeded
  * from the run's seed and the session's name, so the same seed picks the
- * same calls again. Indices are replay's: the assistant messages of the
- * active branch, from 0.
+ * same calls again. Indices are replay's: the model calls of the active
+ * branch (an assistant message written in a model's place is none), from 0.
  */
 import { ContextError } from "../errors.js";
 import { mulberry32 } from "../text/prng.js";

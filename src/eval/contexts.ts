@@ -3,10 +3,12 @@
  * the compiler gives at that point under each set (the bundle whose leaf is
  * the call's parent, loaded as `render --leaf` loads it), mapped to the
  * provider's request body; and what the session recorded there. The calls
- * are replay's (its walk over the active branch), so indices and entry ids
- * agree with replay's report.
+ * are replay's (its model calls of the active branch), so indices and entry
+ * ids agree with replay's report.
  */
 import type { Diagnostic } from "../errors.js";
+import { modelCalls } from "../replay/model-calls.js";
+import { Prices } from "../replay/prices.js";
 import { SessionWalk } from "../replay/walk.js";
 import type { Composed, ContextBundle, LoadOptions } from "../service/bundle.js";
 import { ContextService } from "../service/context-service.js";
@@ -124,6 +126,8 @@ export class ContextBuilder {
 		private readonly manifest: readonly ToolDefinition[] | undefined,
 		private readonly tokenizer: Tokenizer,
 		private readonly options: { strict?: boolean } = {},
+		/** Which assistant messages are calls (one written in a model's place is not): replay's prices. */
+		private readonly prices: Prices = new Prices(),
 	) {}
 
 	/**
@@ -141,8 +145,8 @@ export class ContextBuilder {
 		const first = this.sides[0] as EvalSide;
 		const walk = new SessionWalk(file, this.options);
 		const set = this.service(first).templateSet(first.version ?? walk.pin?.version);
-		const all = [...walk.walk(set)].map((c) => ({
-			index: c.index,
+		const all = [...modelCalls(walk, set, this.prices)].map(({ call: c, index }) => ({
+			index,
 			entryId: c.entryId,
 			parentId: c.parentId,
 			answer: c.answer,

@@ -92,6 +92,7 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
 		tokenizer: o.tokenizer,
 		strict: o.strict === true,
 		dryRun: o.dryRun,
+		...(o.prices.overrides === undefined ? {} : { prices: o.prices.overrides }),
 	};
 	const sessions = await (o.prepare ?? prepareHere)(o.files, init);
 	const calls: PreparedCall[] = sessions.flatMap((s) => s.calls);

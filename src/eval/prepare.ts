@@ -10,6 +10,7 @@
  */
 import { basename } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
+import { type PriceTable, Prices } from "../replay/prices.js";
 import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
 import type { ToolDefinition } from "../view/tools-manifest.js";
 import type { CallSelection } from "./calls.js";
@@ -29,6 +30,8 @@ export interface PrepareInit {
 	strict: boolean;
 	/** Give each session's requests as `--dry-run` writes them, not its calls. */
 	dryRun?: boolean;
+	/** The `--prices` table: with the database, it tells a call from a message written in a model's place. */
+	prices?: PriceTable;
 }
 
 /** One session prepared: its chosen calls and the read's warnings, or why it could not be. */
@@ -51,6 +54,7 @@ export function createTask(init: PrepareInit): (file: string) => PreparedSession
 		init.manifest,
 		loadTokenizerSync(init.tokenizer),
 		{ strict: init.strict },
+		new Prices(init.prices),
 	);
 	return (file) => {
 		const diagnostics: Diagnostic[] = [];

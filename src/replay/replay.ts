@@ -10,9 +10,10 @@ import { Units } from "../measure/units.js";
 import { type Compiler, TemplateRegistry } from "../templates/registry.js";
 import type { TemplateSet } from "../templates/set.js";
 import type { Tokenizer } from "../text/tokenizer.js";
-import { type Billed, billOf, fileCalls, inModelsPlace, subagentFiles } from "./bill.js";
+import { type Billed, billOf, fileCalls, subagentFiles } from "./bill.js";
 import { CallCounter } from "./count.js";
 import { type Fit, type FitPoint, fitOf, growths, recordedPrompt } from "./fit.js";
+import { modelCalls } from "./model-calls.js";
 import {
 	changeOf,
 	type ReplayCall,
@@ -25,7 +26,7 @@ import {
 export type { ReplayCall, ReplayChange, ReplayTotal } from "./totals.js";
 
 import type { Prices } from "./prices.js";
-import { type CallContext, SessionWalk, type WalkOptions } from "./walk.js";
+import { SessionWalk, type WalkOptions } from "./walk.js";
 
 /** A set to replay with: a templates folder, and a version or (undefined) the session's pin. */
 export interface ReplaySide {
@@ -227,14 +228,7 @@ export class Replayer {
 		const calls: ReplayCall[] = [];
 		const points: (FitPoint & { provider: string; family: string })[] = [];
 		let unit = "";
-		for (const call of walk.walk(set)) {
-			const { model, provider } = modelOf(call, walk);
-			const date =
-				typeof call.answer.timestamp === "number" ? call.answer.timestamp : walk.header.timestamp;
-			const priced = model !== null && this.prices.knows(provider, model, date);
-			// A glob prices anything: whether a model answered, only a price by its name tells.
-			const named = priced && this.prices.knows(provider, model, date, { byName: true });
-			if (inModelsPlace(call.answer, named)) continue;
+		for (const { call, model, provider, date, priced } of modelCalls(walk, set, this.prices)) {
 			const tokenizer = this.units.forModel(model);
 			let counter = counters.get(tokenizer.name);
 			if (counter === undefined) {
@@ -321,21 +315,4 @@ export class Replayer {
 			);
 		}
 	}
-}
-
-function modelOf(
-	call: CallContext,
-	walk: SessionWalk,
-): { model: string | null; provider: string | undefined } {
-	const a = call.answer;
-	const h = walk.header as { provider?: unknown; modelId?: unknown };
-	const model =
-		typeof a.model === "string" ? a.model : typeof h.modelId === "string" ? h.modelId : null;
-	const provider =
-		typeof a.provider === "string"
-			? a.provider
-			: typeof h.provider === "string"
-				? h.provider
-				: undefined;
-	return { model, provider };
 }

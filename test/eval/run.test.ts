@@ -15,6 +15,7 @@ import { runCli } from "../support/cli.js";
 import { dryLines, rebuild } from "../support/dry-run.js";
 import { writeAgentSession } from "../support/eval-session.js";
 import { ANTHROPIC_TEST_KEY, fakeProviderEachTest } from "../support/fake-provider.js";
+import { assistant, HEADER, user, writeLog } from "../support/session.js";
 import { tempDir } from "../support/temp.js";
 
 const KEY = ANTHROPIC_TEST_KEY;
@@ -218,6 +219,40 @@ describe("eval", () => {
 		expect(run.stderr).toMatch(
 			/1 session\(s\) with no model call to ask \(quiet\.jsonl\): left out/,
 		);
+	});
+
+	it("numbers calls as replay does: a message written in a model's place is no call", async () => {
+		const answer = (text: string, model: string, output: number) => ({
+			role: "assistant",
+			content: [{ type: "text", text }],
+			provider: "openclaw",
+			model,
+			usage: { input: output, cacheRead: 0, cacheWrite: 0, output },
+			stopReason: "stop",
+			timestamp: 2,
+		});
+		const file = writeLog([
+			HEADER,
+			user("u1", null, "one"),
+			{ ...assistant("a1", "u1", "x"), message: answer("first", "claude-sonnet-4-5", 5) },
+			{ ...assistant("m1", "a1", "x"), message: answer("mirrored", "delivery-mirror", 0) },
+			user("u2", "m1", "two"),
+			{ ...assistant("a2", "u2", "x"), message: answer("second", "claude-sonnet-4-5", 7) },
+			{ ...assistant("m2", "a2", "x"), message: answer("mirrored", "delivery-mirror", 0) },
+		]);
+		const replay = await runCli(["replay", file, "--format", "json", ...SETS]);
+		const replayed = JSON.parse(replay.stdout).sessions[0].calls.map(
+			(c: { index: number; entryId: string }) => [c.index, c.entryId],
+		);
+		expect(replayed).toEqual([
+			[0, "a1"],
+			[1, "a2"],
+		]);
+		const all = await runCli(evalArgs(file, "--calls", "all", "--dry-run"));
+		expect(all.code, all.stderr).toBe(0);
+		expect(dryLines(all.stdout).map((r) => [r.index, r.entryId])).toEqual(replayed);
+		const last = await runCli(evalArgs(file, "--dry-run"));
+		expect(dryLines(last.stdout).map((r) => r.entryId)).toEqual(["a2"]);
 	});
 
 	it("--dry-run writes every request, each as render prints it, a session's context once, and sends nothing", async () => {
