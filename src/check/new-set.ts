@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ContextError } from "../errors.js";
-import { LOCK_FILE, LockSchema } from "../rules/lock.js";
+import { LOCK_FILE, type Lock, LockSchema } from "../rules/lock.js";
 import { CATEGORIES_FILE, readTemplateSets, SET_FOLDER } from "../templates/load.js";
 import { parseYaml, validateYaml } from "../templates/yaml.js";
 
@@ -52,6 +52,8 @@ export function makeNextSet(templates: string): NewSet {
 	if (existsSync(dir)) {
 		throw new ContextError("io", `${version} exists already; nothing was copied`, { file: dir });
 	}
+	// The lock is read before anything is written: a lock that cannot be read leaves no set behind.
+	const lock = lockWith(root, newest.version, version);
 	mkdirSync(dir);
 	const files: string[] = [];
 	// The set's own templates, never a folder; then the categories it uses, as its own.
@@ -69,14 +71,21 @@ export function makeNextSet(templates: string): NewSet {
 		dir,
 		files: files.sort(),
 		categories: { from: categories, shared: dirname(categories) !== newest.dir },
-		locked: lockCopy(root, newest.version, version),
+		locked: lock !== undefined && writeLock(lock),
 	};
 }
 
-/** Gives `to` the lock entry of `from`; false when there is no lock or no entry to copy. */
-function lockCopy(root: string, from: string, to: string): boolean {
+/**
+ * The lock with `to` given the entry of `from`, not yet written; undefined
+ * when there is no lock or no entry to copy. A lock that cannot be read throws.
+ */
+function lockWith(
+	root: string,
+	from: string,
+	to: string,
+): { file: string; lock: Lock } | undefined {
 	const file = join(root, LOCK_FILE);
-	if (!existsSync(file)) return false;
+	if (!existsSync(file)) return undefined;
 	const lock = validateYaml(
 		LockSchema,
 		parseYaml(readFileSync(file, "utf8"), file, "bad_template"),
@@ -85,8 +94,12 @@ function lockCopy(root: string, from: string, to: string): boolean {
 		"lock file",
 	);
 	const entry = lock.sets[from];
-	if (entry === undefined) return false;
+	if (entry === undefined) return undefined;
 	lock.sets[to] = structuredClone(entry);
+	return { file, lock };
+}
+
+function writeLock({ file, lock }: { file: string; lock: Lock }): true {
 	writeFileSync(file, `${JSON.stringify(lock, null, "\t")}\n`);
 	return true;
 }

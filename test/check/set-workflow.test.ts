@@ -6,7 +6,7 @@
  * build. And the old recipe's trap: a set copied into an existing set folder
  * is refused by the build, at the nested folder.
  */
-import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, diffExamples, projectCopy, rewrite } from "../support/project.js";
@@ -92,6 +92,18 @@ describe("the set workflow, step by step", () => {
 		expect(inSet.stderr).toMatch(/not a templates folder of sets/);
 		const extra = await cli(dir, "new-set", "v9", ...TEMPLATES);
 		expect(extra.code).toBe(2);
+	});
+
+	it("new-set writes nothing when the lock cannot be read, however often it is run", async () => {
+		const dir = projectCopy();
+		writeFileSync(join(dir, "templates", "lock.json"), "{\n");
+		const before = readdirSync(join(dir, "templates")).sort();
+		for (let i = 0; i < 2; i++) {
+			const run = await cli(dir, "new-set", ...TEMPLATES);
+			expect(run.code).toBe(1);
+			expect(run.stderr).toMatch(/lock\.json:\d+:\d+: error: /);
+		}
+		expect(readdirSync(join(dir, "templates")).sort()).toEqual(before);
 	});
 
 	it("a set copied into an existing set folder (cp -r onto it) fails the build, at that folder", async () => {
