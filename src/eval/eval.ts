@@ -111,6 +111,14 @@ export async function runEval(o: EvalOptions): Promise<EvalOutcome> {
 			`${idle.length} session(s) with no model call to ask (${named.join(", ")}${more}): left out`,
 		);
 	}
+	const asked = new Set([...calls, ...dry].map((c) => c.index));
+	for (const test of o.tests) {
+		const none = (test.calls ?? []).filter((i) => !asked.has(i));
+		if (none.length > 0 && !o.dryRun)
+			o.say(
+				`assertions: the test ${JSON.stringify(test.name)} names call ${none.join(", ")}, which no session asks about (--calls): it checks nothing there`,
+			);
+	}
 	if (o.manifest === undefined && calls.length + dry.length > 0) {
 		o.say("no --tools FILE: each request declares the session's tools, with an open object schema");
 	}

@@ -192,6 +192,14 @@ describe("eval", () => {
 		expect(readFileSync(out, "utf8")).toMatch(
 			/^## Eval\n[\s\S]*assertions: 4 passed, 1 failed[\s\S]*\| call \| set \|/,
 		);
+		// A test held for a call no session asks about checks nothing there, and says so.
+		const elsewhere = await runCli(
+			evalArgs(file, "--calls", "1", "--assert", tests, "--no-cache", "--format", "json"),
+		);
+		expect(elsewhere.stderr).toMatch(
+			/the test "reads first" names call 0, which no session asks about/,
+		);
+		expect(elsewhere.stderr).not.toMatch(/never edits/);
 	});
 
 	it("refuses a bad assertions file with every problem located", async () => {
