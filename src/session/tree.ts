@@ -27,6 +27,8 @@ import type { Entry, SessionMetadata } from "../log/schema.js";
 import { IdIndex } from "./id-index.js";
 
 export const NONE = -1;
+/** A cycle's warning names this many of its entries, and counts the rest. */
+const MAX_NAMED = 10;
 /** In the kind column, the bit that marks an assistant message naming its model. */
 const SETS_MODEL = 0x80;
 
@@ -264,7 +266,14 @@ export class SessionTree implements EntrySink {
 		}
 	}
 
-	/** Finds parentId cycles in O(n) and cuts each where it closes: never a hang. */
+	/**
+	 * Finds parentId cycles in O(n) and cuts each where it closes: at the
+	 * entry whose parent comes latest in the file (a log is written parent
+	 * first, so that is the link that went wrong). That entry starts the
+	 * branch, and the rest of the cycle hangs from it as before: a leaf on
+	 * the cycle keeps every entry of it. The cut depends on the cycle alone,
+	 * so a reload in pieces cuts where a fresh read does. Never a hang.
+	 */
 	private breakCycles(): void {
 		const state = new Uint8Array(this.size); // 0 new, 1 on the current walk, 2 done
 		const walk: number[] = [];
@@ -277,10 +286,18 @@ export class SessionTree implements EntrySink {
 			}
 			if (x !== NONE && state[x] === 1) {
 				const cycle = walk.slice(walk.indexOf(x));
-				const names = cycle.map((c) => `${this.ids[c]} (line ${this.line(c)})`);
-				const reason = `parentId cycle: ${names.join(" → ")} → ${this.ids[x]}`;
-				this.repair("parent_cycle", reason, this.line(x), `cut: ${this.ids[x]} starts the branch`);
-				this.parentCol.data[x] = NONE;
+				const parent = (c: number) => this.parentCol.data[c] as number;
+				const cut = cycle.reduce((a, b) => (parent(b) > parent(a) ? b : a));
+				const names = cycle.slice(0, MAX_NAMED).map((c) => `${this.ids[c]} (line ${this.line(c)})`);
+				const more = cycle.length > MAX_NAMED ? ` → … (${cycle.length - MAX_NAMED} more)` : "";
+				const reason = `parentId cycle: ${names.join(" → ")}${more} → ${this.ids[x]}`;
+				this.repair(
+					"parent_cycle",
+					reason,
+					this.line(cut),
+					`cut: ${this.ids[cut]} starts the branch`,
+				);
+				this.parentCol.data[cut] = NONE;
 			}
 			for (const y of walk) state[y] = 2;
 			walk.length = 0;
