@@ -72,7 +72,9 @@ export function parseTemplateFile(text: string, file: string, name?: string): Te
 	if (!text.startsWith("---")) {
 		throw new ContextError(
 			"bad_front_matter",
-			"a template must start with YAML front-matter (---)",
+			text.charCodeAt(0) === 0xfeff
+				? "a template must start with YAML front-matter (---); this one starts with a UTF-8 byte-order mark: save it without one"
+				: "a template must start with YAML front-matter (---)",
 			{
 				file,
 				line: 1,

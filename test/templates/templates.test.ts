@@ -46,6 +46,12 @@ describe("front-matter", () => {
 		expect(e.line).toBe(1);
 	});
 
+	it("says a byte-order mark before it is what stands in its way", () => {
+		const e = compileError({ "tools.hbs": (text) => `\ufeff${text}` });
+		expect(e).toMatchObject({ code: "bad_front_matter", line: 1 });
+		expect(e.message).toMatch(/byte-order mark/);
+	});
+
 	it("reports YAML errors at their line", () => {
 		const e = compileError({
 			"tools.hbs": FRONT(TOOLS_BODY, 'name: tools\nversion: "1.0.0"\ndescription: [unclosed\n'),
