@@ -171,9 +171,24 @@ export function parseCommand<O extends Options>(
 			),
 			allowPositionals: true,
 			strict: true,
+			tokens: true,
 		});
 	} catch (error) {
 		throw usageError(argsMistake(error as Error & { code?: string }, Object.keys(options), spec));
+	}
+	// An option of one value given twice: the last would win without a word.
+	const seen = new Map<string, string | undefined>();
+	for (const token of parsed.tokens ?? []) {
+		if (token.kind !== "option" || token.value === undefined) continue;
+		const o = options[token.name];
+		if (o === undefined || o.type === "boolean" || (o.type === "path" && o.multiple === true))
+			continue;
+		if (seen.has(token.name)) {
+			throw usageError(
+				`--${token.name} given twice (${JSON.stringify(seen.get(token.name))} and ${JSON.stringify(token.value)}): give it once`,
+			);
+		}
+		seen.set(token.name, token.value);
 	}
 	const raw = parsed.values as Record<string, string | string[] | boolean | undefined>;
 	const values: Record<string, unknown> = {};

@@ -37,6 +37,14 @@ const buildArgs = (root = ".") => [
 ];
 
 describe("build's paths", () => {
+	it("checks the default README only if present, but refuses a --readme that is not there", async () => {
+		const dir = project();
+		expect((await runCli(buildArgs(), dir)).code).toBe(0);
+		const named = await runCli([...buildArgs(), "--readme", "GUIDE.md"], dir);
+		expect(named.code).toBe(2);
+		expect(named.stderr).toContain(`--readme ${join(dir, "GUIDE.md")}: no such file or folder`);
+	});
+
 	it("are shown from the command's folder, not this process's", async () => {
 		const dir = project();
 		expect(process.cwd()).not.toBe(dir);

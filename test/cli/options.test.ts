@@ -89,6 +89,12 @@ describe("parsing by the declaration", () => {
 		// An empty value: one left out by mistake (a path of "" would be the current folder).
 		expect(mistake(["f", "--label", ""])).toBe("--label needs a value, not an empty one");
 		expect(mistake([...ok, "--templates", ""])).toBe("--templates needs a value, not an empty one");
+		// One value given twice: the first would be dropped without a word.
+		expect(mistake([...ok, "--mode", "fast", "--mode=slow"])).toBe(
+			'--mode given twice ("fast" and "slow"): give it once',
+		);
+		expect(mistake([...ok, "--label", "y"])).toBe('--label given twice ("x" and "y"): give it once');
+		expect(parse([...ok, "--strict", "--strict"]).values.strict).toBe(true);
 		expect(mistake([...ok, "--strict", "--lenient"])).toBe(
 			"--strict and --lenient cannot go together: give one",
 		);
