@@ -17,7 +17,7 @@ const xml = (s: string) =>
 
 /** The JUnit XML of `report`. */
 export function formatJunit(report: EvalReport): string {
-	const suites = [{ set: report.set ?? "session", runs: report.runs }];
+	const suites = [{ set: report.set ?? "each session's own set", runs: report.runs }];
 	if (report.vs !== undefined) suites.push({ set: report.vs.set, runs: report.vs.runs });
 	const out = [
 		'<?xml version="1.0" encoding="UTF-8"?>',
@@ -25,6 +25,7 @@ export function formatJunit(report: EvalReport): string {
 	];
 	for (const suite of suites) {
 		const cases = suite.runs.flatMap((run) => casesOf(run));
+		if (cases.length === 0) continue; // every session failed to load: their suites say so
 		const failures = cases.filter((c) => c.includes("<failure")).length;
 		const errors = cases.filter((c) => c.includes("<error")).length;
 		out.push(

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatMarkdown, formatText } from "../../src/eval/format.js";
+import { formatJunit } from "../../src/eval/junit.js";
 import type { EvalReport, EvalRun } from "../../src/eval/report.js";
 
 const run = (file: string, index: number, set: string, tool: string): EvalRun => ({
@@ -83,5 +84,15 @@ describe("the eval report for people", () => {
 			"flip: z.jsonl call 9 sample 0: read (vA) → bash (vB)",
 		);
 		expect(formatMarkdown(report())).toContain("| session | call | sample | vA | vB |");
+	});
+
+	it("in JUnit, names a suite of sessions' own sets so, and leaves out one with no case", () => {
+		const own = { ...report(), set: null };
+		expect(formatJunit(own)).toContain(`<testsuite name="each session's own set" tests="3"`);
+		const { vs: _, ...first } = report();
+		const none = { ...first, runs: [], failed: [{ file: "x.jsonl", error: "bad" }] };
+		const xml = formatJunit(none);
+		expect(xml.match(/<testsuite /g)).toHaveLength(1);
+		expect(xml).toContain('<testsuite name="x.jsonl" tests="1" failures="0" errors="1">');
 	});
 });
