@@ -9,6 +9,7 @@
 import type { ContextBundle, LoadOptions } from "./service/bundle.js";
 import { ContextService as Service, type ServiceOptions } from "./service/context-service.js";
 import { convertToLlm as convert } from "./service/convert.js";
+import { checkKnownKeys, ONE_OFF_OPTIONS } from "./service/options.js";
 import type { ContextMessage, LlmMessage } from "./session/messages.js";
 import { compileTemplateSet } from "./templates/compile.js";
 import { TemplateRegistry as Registry, type RegistryOptions } from "./templates/registry.js";
@@ -28,10 +29,11 @@ export class TemplateRegistry extends Registry {
 }
 
 /** Loads the context bundle of the session log at `path` (a one-off service). */
-export function loadContext(
+export async function loadContext(
 	path: string,
 	options: LoadOptions & ServiceOptions = {},
 ): Promise<ContextBundle> {
+	if (typeof options === "object" && options !== null) checkKnownKeys(options, ONE_OFF_OPTIONS);
 	return new ContextService(options).load(path, options);
 }
 

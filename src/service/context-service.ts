@@ -38,7 +38,7 @@ import {
 	type LoadOptions,
 } from "./bundle.js";
 import { setOfBundle } from "./convert.js";
-import { fileOf, loadTarget } from "./options.js";
+import { checkServiceOptions, fileOf, loadTarget } from "./options.js";
 import { OpenSessions, type Session } from "./sessions.js";
 
 const DEFAULT_MAX_OPEN_SESSIONS = 32;
@@ -78,12 +78,7 @@ export class ContextService {
 	private readonly projections = new WeakMap<SessionTree, Projected>();
 
 	constructor(private readonly options: ServiceOptions = {}) {
-		if (options.strict === true && options.lenient === true) {
-			throw new ContextError(
-				"bad_options",
-				"options strict and lenient contradict each other: give one",
-			);
-		}
+		checkServiceOptions(options);
 		this.sessions = new OpenSessions(options, options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS);
 		this.registry =
 			options.registry ??

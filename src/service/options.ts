@@ -48,6 +48,62 @@ function checkLoadOptions(options: unknown): void {
 	}
 }
 
+const BOOLEAN_SERVICE_OPTIONS = ["strict", "lenient"] as const;
+const COUNT_SERVICE_OPTIONS = [
+	"retainBytes",
+	"pipeTimeoutMs",
+	"maxLineBytes",
+	"maxOpenSessions",
+] as const;
+
+/** A service's options, checked as a load's are: `strict: "yes"` is an error, not a lenient read. */
+export function checkServiceOptions(options: unknown): void {
+	const bad = (reason: string) => new ContextError("bad_options", reason);
+	if (typeof options !== "object" || options === null || Array.isArray(options)) {
+		throw bad(`the options must be an object, not ${describe(options)}`);
+	}
+	const o = options as Record<string, unknown>;
+	for (const key of BOOLEAN_SERVICE_OPTIONS) {
+		if (o[key] !== undefined && typeof o[key] !== "boolean")
+			throw bad(`option ${key} must be true or false, not ${describe(o[key])}`);
+	}
+	for (const key of COUNT_SERVICE_OPTIONS) {
+		const v = o[key];
+		if (v !== undefined && !(typeof v === "number" && v >= 0 && !Number.isNaN(v)))
+			throw bad(`option ${key} must be a number ≥ 0, not ${describe(v)}`);
+	}
+	if (o.templates !== undefined && typeof o.templates !== "string")
+		throw bad(`option templates must be a string, not ${describe(o.templates)}`);
+	if (o.strict === true && o.lenient === true)
+		throw bad("options strict and lenient contradict each other: give one");
+}
+
+/**
+ * The one-off load's options (a load's and a service's together): a key
+ * that is neither is a slip (`strit`), an error naming it.
+ */
+export function checkKnownKeys(options: object, known: readonly string[]): void {
+	const unknown = Object.keys(options).filter((k) => !known.includes(k));
+	if (unknown.length > 0)
+		throw new ContextError(
+			"bad_options",
+			`unknown option${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")} (known: ${known.join(", ")})`,
+		);
+}
+
+/** Every option a one-off load takes: a load's, then a service's. */
+export const ONE_OFF_OPTIONS = [
+	...STRING_OPTIONS,
+	"tools",
+	"virtualize",
+	...BOOLEAN_SERVICE_OPTIONS,
+	...COUNT_SERVICE_OPTIONS,
+	"templates",
+	"registry",
+	"compiler",
+	"foreign",
+] as const;
+
 function describe(value: unknown): string {
 	if (Array.isArray(value)) return "an array";
 	if (value === null) return "null";

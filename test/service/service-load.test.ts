@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ContextError, ContextService } from "../../src/index.js";
+import { ContextError, ContextService, loadContext } from "../../src/index.js";
 import { holdsCompactionTag } from "../../src/log/compaction-hint.js";
 import { assistant, entry, HEADER, user, writeLog } from "../support/session.js";
 
@@ -86,6 +86,20 @@ describe("options a caller got wrong", () => {
 		}
 		expect(() => service.loadSync(42 as never)).toThrow(/the path must be a non-empty string/);
 		expect(() => new ContextService({ strict: true, lenient: true })).toThrow(/contradict/);
+		// A service's options too, and a one-off load's keys: a slip is said, never a lenient read.
+		for (const [options, reason] of [
+			[{ strict: "yes" }, /option strict must be true or false, not "yes"/],
+			[{ lenient: 0 }, /option lenient must be true or false/],
+			[{ retainBytes: -1 }, /option retainBytes must be a number ≥ 0/],
+			[{ templates: 5 }, /option templates must be a string/],
+		] as const) {
+			expect(() => new ContextService(options as never)).toThrow(reason);
+			await expect(loadContext(path, options as never)).rejects.toThrow(reason);
+		}
+		await expect(loadContext(path, { strit: true } as never)).rejects.toThrow(
+			/unknown option strit \(known: leaf, /,
+		);
+		expect((await loadContext(path, { strict: true, leaf: "u1" })).messages).toHaveLength(1);
 		expect(service.loadSync(path, { tools: ["read"], leaf: "u1" }).messages).toHaveLength(1);
 	});
 });
