@@ -104,7 +104,9 @@ export function formatSessionDiff(result: SessionDiff, color: boolean, full = fa
 	const { from, to } = result.virtualized;
 	if (from.results !== to.results || from.saved !== to.saved) {
 		const unit = unitsLabel([result.unit]);
-		out.push(`virtualized tool results: ${savingsText(from, unit)} → ${savingsText(to, unit)}`);
+		out.push(
+			`virtualized tool results: ${from.results} → ${to.results}, saving ${count(from.saved)} → ${count(to.saved)} ${unit}`,
+		);
 	}
 	for (const part of result.changed) {
 		out.push(
@@ -141,14 +143,14 @@ export function formatSummary(summary: DiffSummary): string {
 	const { from, to } = summary.virtualized;
 	if (from.results + to.results > 0) {
 		const unit = unitsLabel(summary.units);
-		lines.push(`virtualized tool results: ${savingsText(from, unit)} → ${savingsText(to, unit)}`);
+		lines.push(
+			`virtualized tool results: ${from.results} → ${to.results}, saving ${count(from.saved)} → ${count(to.saved)} ${unit}`,
+		);
 	}
 	return `${lines.join("\n")}\n`;
 }
 
-function savingsText(s: Savings, unit: string): string {
-	return `${s.results} (${s.saved.toLocaleString("en-US")} ${unit} saved)`;
-}
+const count = (n: number) => n.toLocaleString("en-US");
 
 /** The framing of a tool result sent as a stub. */
 const STUB = "tool-result-stub";

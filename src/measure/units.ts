@@ -123,7 +123,8 @@ export function unitsSpecOf(value: string | undefined, resolvePath: (p: string) 
 export function unitsLabel(units: readonly string[]): string {
 	if (units.length === 0) return "tokens";
 	if (units.length === 1) return `${escapeControl(units[0] as string)} tokens`;
-	return `tokens (${units.map(escapeControl).join(", ")})`;
+	// A sum over models of several units: each model's tokens counted in its own.
+	return `tokens, each model's in its units (${units.map(escapeControl).join(", ")})`;
 }
 
 /** What `--tokenizer` accepts, for usage texts. */

@@ -179,21 +179,22 @@ export class SessionTree implements EntrySink {
 
 	/** An entry skipped as invalid: an entry whose parentId names it hangs from its parent. */
 	link(id: string, parentId: string | null): void {
-		if (this.orphanParents.has(id)) this.rewired = true;
+		// A link that an orphan waited for, or one a parent was found through, changes what a fresh read gives.
+		if (this.orphanParents.has(id) || this.usedLinks.has(id)) this.rewired = true;
 		this.links.set(id, parentId);
 	}
 
 	/**
 	 * The entry `parentId` names, through entries skipped as invalid (their
-	 * links): an index, NONE (a skipped root), or undefined (none of either).
+	 * links): its index, NONE (a skipped root), or the id that names neither.
 	 */
-	private resolveParent(parentId: string): number | undefined {
+	private resolveParent(parentId: string): number | { missing: string } {
 		let id: string | null = parentId;
 		const seen = new Set<string>();
 		while (id !== null && !seen.has(id)) {
 			const found = this.byId.get(id);
 			if (found !== undefined) return found;
-			if (!this.links.has(id)) return undefined;
+			if (!this.links.has(id)) return { missing: id };
 			seen.add(id);
 			this.usedLinks.add(id);
 			id = this.links.get(id) as string | null;
@@ -220,15 +221,20 @@ export class SessionTree implements EntrySink {
 		this.unresolved = [];
 		for (const { i, parentId } of pending) {
 			const parent = this.resolveParent(parentId);
-			if (parent === undefined) {
-				const reason = `parentId ${JSON.stringify(parentId)} names no entry`;
+			if (typeof parent !== "number") {
+				const { missing } = parent;
+				const reason =
+					missing === parentId
+						? `parentId ${JSON.stringify(parentId)} names no entry`
+						: `parentId ${JSON.stringify(parentId)} names an entry skipped as invalid, whose line of parents ends at ${JSON.stringify(missing)}, which names no entry`;
 				this.repair(
 					"unknown_parent",
 					reason,
 					this.line(i),
 					"the entry starts the branch, as in pi",
 				);
-				this.orphanParents.add(parentId);
+				// An entry with this id appended later would change this entry's parent.
+				this.orphanParents.add(missing);
 				continue;
 			}
 			this.parentCol.data[i] = parent;

@@ -82,4 +82,48 @@ describe("a kept-open session", () => {
 		},
 		TIMEOUT,
 	);
+
+	it(
+		"reloads as a fresh load would when entries skipped as invalid tie the tree (few ids, parents anywhere)",
+		() => {
+			const ID = fc.constantFrom("a", "b", "c", "d", "e");
+			const line = fc.record({
+				id: ID,
+				parent: fc.option(ID, { nil: null, freq: 4 }),
+				invalid: fc.boolean(),
+			});
+			let reached = 0;
+			fc.assert(
+				fc.property(
+					fc.array(line, { minLength: 1, maxLength: 12 }),
+					fc.array(fc.nat(12), { minLength: 1, maxLength: 2 }),
+					(lines, cuts) => {
+						const text = lines.map(({ id, parent, invalid }, k) => {
+							const value = user(id, parent, `${id} ${k}`);
+							// An invalid entry: its message has no content, its id and parentId stand.
+							return `${JSON.stringify(invalid ? { ...value, message: { role: "user" } } : value)}\n`;
+						});
+						const at = [...new Set(cuts.map((c) => Math.min(c, text.length)))].sort(
+							(a, b) => a - b,
+						);
+						const path = writeLog([HEADER]);
+						const service = new ContextService();
+						let done = 0;
+						for (const end of [...at, text.length]) {
+							appendFileSync(path, text.slice(done, end).join(""));
+							done = end;
+							const bundle = service.loadSync(path);
+							const fresh = new ContextService().loadSync(path);
+							expect(JSON.stringify(bundle)).toBe(JSON.stringify(fresh));
+						}
+						if (lines.some((l) => l.invalid) && at.some((c) => c > 0 && c < text.length)) reached++;
+					},
+				),
+				{ numRuns: Math.max(runs(), 300) },
+			);
+			// The case it is about: invalid entries, and the file read in more than one piece.
+			expect(reached).toBeGreaterThan(0);
+		},
+		TIMEOUT,
+	);
 });

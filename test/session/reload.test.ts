@@ -86,6 +86,28 @@ describe("incremental reload", () => {
 		expect(JSON.stringify(same(service, path).messages)).toContain("the valid x1");
 	});
 
+	it("reads again when the id a line of invalid entries ends at comes, or a link is given again", () => {
+		const invalid = (id: string, parentId: string) => ({
+			...user(id, parentId, "x"),
+			message: { role: "user" },
+		});
+		const missing = writeLog([HEADER, invalid("L", "P"), user("u1", "L", "one")]);
+		const service = new ContextService();
+		expect(same(service, missing).meta.diagnostics.map((d) => d.code)).toContain("unknown_parent");
+		appendFileSync(missing, line(user("P", null, "parent")) + line(user("u2", "u1", "two")));
+		expect(same(service, missing).entryIds).toEqual(["P", "u1", "u2"]);
+		const twice = writeLog([
+			HEADER,
+			user("p1", null, "p1"),
+			user("p2", null, "p2"),
+			invalid("L", "p1"),
+			user("u1", "L", "one"),
+		]);
+		same(service, twice);
+		appendFileSync(twice, line(invalid("L", "p2")));
+		expect(same(service, twice).entryIds).toEqual(["p2", "u1"]);
+	});
+
 	it("reads nothing new when nothing was appended, and still equals a fresh load", () => {
 		const path = writeLog([HEADER, user("u1", null, "one")]);
 		const service = new ContextService();
