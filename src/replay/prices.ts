@@ -110,8 +110,11 @@ export function parsePrices(text: string, file: string): PriceTable {
 /** A warning at each entry of `table` that priced none of the calls (`priced`: the indices of those that did). */
 export function unusedPrices(table: PriceTable, priced: Iterable<number>): Diagnostic[] {
 	const used = new Set(priced);
+	// An entry hidden by one before it is warned of already, as hidden.
+	const hidden = (i: number) =>
+		table.models.slice(0, i).some((first) => hides(first, table.models[i] as Price));
 	return table.models.flatMap((entry, i) =>
-		used.has(i)
+		used.has(i) || hidden(i)
 			? []
 			: [
 					{

@@ -220,8 +220,15 @@ describe("replay's costs", () => {
 		const result = await runCli(["replay", log(), "--format", "json", "--prices", file]);
 		expect(result.code, result.stderr).toBe(0);
 		const warned = result.stderr.split("\n").filter((l) => l.includes("priced no call"));
-		expect(warned.map((l) => l.match(/prices\.yaml:(\d+):/)?.[1])).toEqual(["2", "9", "12"]);
+		expect(warned.map((l) => l.match(/prices\.yaml:(\d+):/)?.[1])).toEqual(["2", "12"]);
+		// The one line 6's glob hides is said as hidden, not again as unused.
+		expect(result.stderr).toMatch(/prices\.yaml:6:.*"unheard-of-model" \(line 9\)/);
 		expect(warned.join("\n")).not.toContain('"unheard-of-*"');
+		// One a glob before it hides is said once, as hidden.
+		writeFileSync(file, `models:\n${entry("unheard-*")}${entry("unheard-of-model")}`);
+		const hidden = await runCli(["replay", log(), "--format", "json", "--prices", file]);
+		expect(hidden.stderr.match(/unheard-of-model/g)).toHaveLength(1);
+		expect(hidden.stderr).not.toContain("priced no call");
 		const quiet = await runCli(["replay", log(), "--quiet", "--prices", file]);
 		expect(quiet.stderr).toBe("");
 		// Without a session replayed, nothing was priced and nothing is said of the entries.
