@@ -19,9 +19,10 @@ export const MAIN_USAGE = mainHelp(COMMANDS.map((c) => c.spec));
 
 /** Runs the CLI on `argv` (without node and the script). */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
-	// `help <command>` is `<command> --help` (an unknown one is reported as such).
-	const [command, ...rest] =
-		argv[0] === "help" && argv[1] !== undefined ? [argv[1], "--help"] : argv;
+	// `help <command>` and `--help <command>` are `<command> --help` (an unknown one is reported as such).
+	const asked =
+		(argv[0] === "help" || argv[0] === "--help" || argv[0] === "-h") && argv[1] !== undefined;
+	const [command, ...rest] = asked ? [argv[1] as string, "--help"] : argv;
 	const entry = command === undefined ? undefined : commandNamed(command);
 	try {
 		if (command === undefined || command === "--help" || command === "-h" || command === "help") {

@@ -381,6 +381,7 @@ describe("--version and help <command>", () => {
 		const help = await runCli(["help", "render"]);
 		expect(help.code).toBe(0);
 		expect(help.stdout).toBe((await runCli(["render", "--help"])).stdout);
+		expect((await runCli(["--help", "render"])).stdout).toBe(help.stdout);
 		const unknown = await runCli(["help", "rendr"]);
 		expect(unknown.code).toBe(2);
 		expect(unknown.stderr).toMatch(
