@@ -9,7 +9,7 @@ import type { Diagnostic } from "../errors.js";
 import { isObject, Kind } from "../log/kinds.js";
 import type { AgentMessage, Entry } from "../log/schema.js";
 import type { ContextMessage } from "./messages.js";
-import type { SessionTree } from "./tree.js";
+import { NONE, type SessionTree } from "./tree.js";
 
 /** The kinds of entry that may produce a message (the others never do). */
 export const PRODUCES_MESSAGE = new Set<number>([
@@ -46,16 +46,33 @@ export function keptTail(
 			return kept.reverse();
 		}
 	}
-	if (first !== compaction) {
-		diagnostics.push({
-			severity: "warning",
-			code: "first_kept_not_on_branch",
-			message: `compaction's firstKeptEntryId ${JSON.stringify(firstKeptId ?? null)} is not on the branch; only its summary and what follows it are in the context`,
-			file: tree.file,
-			line: tree.line(compaction),
-		});
-	}
+	diagnostics.push({
+		severity: "warning",
+		code: "first_kept_not_on_branch",
+		message: `compaction's ${whyNoneKept(tree, compaction, first)}; only its summary and what follows it are in the context`,
+		file: tree.file,
+		line: tree.line(compaction),
+	});
 	return [];
+}
+
+/** Why a compaction keeps nothing before it: what its first kept entry is, or is not. */
+function whyNoneKept(tree: SessionTree, compaction: number, first: number | undefined): string {
+	const e = fields(tree.entry(compaction));
+	const id = e.firstKeptEntryId;
+	if (first === compaction) return `firstKeptEntryId ${JSON.stringify(id)} is the compaction itself`;
+	if (first !== undefined) {
+		let x = first;
+		while (x !== NONE && x !== compaction) x = tree.parent(x);
+		return x === compaction
+			? `firstKeptEntryId ${JSON.stringify(id)} comes after the compaction, on its branch`
+			: `firstKeptEntryId ${JSON.stringify(id)} is not on the branch before it`;
+	}
+	if (typeof id === "string") return `firstKeptEntryId ${JSON.stringify(id)} names no entry`;
+	const index = e.firstKeptEntryIndex;
+	if (index !== undefined)
+		return `firstKeptEntryIndex ${JSON.stringify(index)} names no entry before it (version 1 counts the parsed lines, the header as 0)`;
+	return "firstKeptEntryId is missing";
 }
 
 /**
