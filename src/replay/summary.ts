@@ -6,17 +6,12 @@
  */
 import { addBills, type Billed, NO_BILL } from "./bill.js";
 import { type Fit, fitOf } from "./fit.js";
-import type { ReplayChange, SessionReplay } from "./replay.js";
+import type { ReplayChange, ReplayTotal, SessionReplay } from "./replay.js";
 
 /** The report's `summary`. */
-export interface ReplaySummary {
+export interface ReplaySummary extends ReplayTotal {
 	sessions: number;
 	failed: number;
-	calls: number;
-	contextTokens: number;
-	cachedTokens: number;
-	newTokens: number;
-	outputTokens: number;
 	/** Summed over the sessions whose every call is priced; null when none is. */
 	cost: number | null;
 	/** How many sessions `cost` covers. */
