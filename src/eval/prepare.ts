@@ -10,7 +10,7 @@
  */
 import { basename } from "node:path";
 import { ContextError, type Diagnostic } from "../errors.js";
-import { type PriceTable, Prices } from "../replay/prices.js";
+import { Prices, type PriceTable } from "../replay/prices.js";
 import { loadTokenizerSync, type TokenizerName } from "../text/tokenizer.js";
 import type { ToolDefinition } from "../view/tools-manifest.js";
 import type { CallSelection } from "./calls.js";

@@ -60,7 +60,8 @@ export function keptTail(
 function whyNoneKept(tree: SessionTree, compaction: number, first: number | undefined): string {
 	const e = fields(tree.entry(compaction));
 	const id = e.firstKeptEntryId;
-	if (first === compaction) return `firstKeptEntryId ${JSON.stringify(id)} is the compaction itself`;
+	if (first === compaction)
+		return `firstKeptEntryId ${JSON.stringify(id)} is the compaction itself`;
 	if (first !== undefined) {
 		let x = first;
 		while (x !== NONE && x !== compaction) x = tree.parent(x);

@@ -93,7 +93,9 @@ describe("parsing by the declaration", () => {
 		expect(mistake([...ok, "--mode", "fast", "--mode=slow"])).toBe(
 			'--mode given twice ("fast" and "slow"): give it once',
 		);
-		expect(mistake([...ok, "--label", "y"])).toBe('--label given twice ("x" and "y"): give it once');
+		expect(mistake([...ok, "--label", "y"])).toBe(
+			'--label given twice ("x" and "y"): give it once',
+		);
 		expect(parse([...ok, "--strict", "--strict"]).values.strict).toBe(true);
 		expect(mistake([...ok, "--strict", "--lenient"])).toBe(
 			"--strict and --lenient cannot go together: give one",
