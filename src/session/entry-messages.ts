@@ -46,6 +46,8 @@ export function keptTail(
 			return kept.reverse();
 		}
 	}
+	// A compaction that names itself keeps nothing before it, as the importers write one: no warning.
+	if (first === compaction) return [];
 	diagnostics.push({
 		severity: "warning",
 		code: "first_kept_not_on_branch",
@@ -60,8 +62,6 @@ export function keptTail(
 function whyNoneKept(tree: SessionTree, compaction: number, first: number | undefined): string {
 	const e = fields(tree.entry(compaction));
 	const id = e.firstKeptEntryId;
-	if (first === compaction)
-		return `firstKeptEntryId ${JSON.stringify(id)} is the compaction itself`;
 	if (first !== undefined) {
 		let x = first;
 		while (x !== NONE && x !== compaction) x = tree.parent(x);
