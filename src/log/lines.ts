@@ -180,10 +180,11 @@ export class LineSplitter {
 		const rest = Buffer.concat(this.pending);
 		this.pending = [];
 		this.pendingBytes = 0;
+		const utf8 = isUtf8(rest);
 		if (!this.handler.hasHeader) {
 			// Nothing to salvage: the line is read like any other (and its error stops the read).
 			this.offset += rest.length;
-			if (!isUtf8(rest)) this.handler.onReplacedBytes(this.line + 1);
+			if (!utf8) this.handler.onReplacedBytes(this.line + 1);
 			this.emit(rest.toString("utf8"), this.offset - rest.length, rest.length);
 			this.unterminated = true;
 			return;
@@ -195,10 +196,10 @@ export class LineSplitter {
 			parsed = { value: text.trim() === "" ? undefined : JSON.parse(text) };
 		} catch {
 			const error = locateJsonError(text);
-			reason = `${error.reason} at column ${error.column}${isUtf8(rest) ? "" : ", not valid UTF-8"}`;
+			reason = `${error.reason} at column ${error.column}${utf8 ? "" : ", not valid UTF-8"}`;
 		}
 		if (parsed !== undefined) {
-			if (!isUtf8(rest)) this.handler.onReplacedBytes(this.line + 1);
+			if (!utf8) this.handler.onReplacedBytes(this.line + 1);
 			this.offset += rest.length;
 			this.emit(text, this.offset - rest.length, rest.length, parsed);
 			this.unterminated = true;
